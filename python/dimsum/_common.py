@@ -1,0 +1,190 @@
+"""What every game shares on the Python side: errors, option specs, action spaces, data files.
+
+Nothing here knows any game's rules. The core glue (``dimsum.games.*`` and ``_core``) and
+the pure-Python reference engines (``dimsum.reference.*``) both build on it, so that
+option validation, action names and data loading are written once.
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+TERMINAL = -1
+"""``state.current_player`` once the game is over."""
+
+PROVENANCE_TAGS = ("rulebook", "source", "inferred", "default")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in this state. The state is left exactly as it was."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking values that come from users
+
+def check_int(value: Any, what: str, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
+    """``value`` as a Python int, or TypeError/ValueError naming ``what`` and the allowed range.
+
+    bool is refused (True is not a player number), and so are floats, strings, None and numpy
+    arrays; numpy integer scalars are accepted.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an int, got {type(value).__name__} {value!r:.60}")
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        lo_s = "-inf" if lo is None else lo
+        hi_s = "inf" if hi is None else hi
+        raise ValueError(f"{what} must be in [{lo_s}, {hi_s}], got {value}")
+    return value
+
+
+def check_seed(seed: Any) -> int:
+    """Seeds are ints in [0, 2**64); negative ones are folded the way numpy folds them."""
+    seed = check_int(seed, "seed")
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError(f"seed must fit in 64 bits, got {seed}")
+    return seed & ((1 << 64) - 1)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named rule option of a game: its default, what values it takes, and why it exists.
+
+    ``ruling`` names the RESEARCH.md gap it settles (``"YC-9"``) or the rulebook rule it varies.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: Optional[Tuple[Any, ...]] = None
+    kind: Optional[type] = None
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    ruling: str = ""
+    allow_none: bool = False
+
+    def validate(self, game: str, value: Any) -> Any:
+        where = f"{game} option {self.name!r}"
+        if value is None and self.allow_none:
+            return None
+        if self.choices is not None:
+            if isinstance(value, bool) and not any(isinstance(c, bool) for c in self.choices):
+                raise TypeError(f"{where} takes one of {list(self.choices)}, got {value!r}")
+            if value not in self.choices:
+                raise ValueError(f"{where} takes one of {list(self.choices)}, got {value!r}")
+            return value
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise TypeError(f"{where} must be True or False, got {value!r}")
+            return value
+        if self.kind is int:
+            return check_int(value, where, self.minimum, self.maximum)
+        if self.kind is not None and not isinstance(value, self.kind):
+            raise TypeError(f"{where} must be a {self.kind.__name__}, got {type(value).__name__}")
+        return value
+
+
+def resolve_options(game: str, specs: Mapping[str, Option], given: Mapping[str, Any]) -> Dict[str, Any]:
+    """Every option of ``specs`` with its validated value; unknown names are a ValueError."""
+    unknown = sorted(set(given) - set(specs))
+    if unknown:
+        raise ValueError(
+            f"unknown {game} option(s) {unknown}; the options are {sorted(specs)}")
+    return {name: spec.validate(game, given.get(name, spec.default)) for name, spec in specs.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Action spaces
+
+class ActionSpace:
+    """A fixed list of action names: action ``a`` is ``names[a]``; names are unique.
+
+    ``parse`` accepts the exact name, case-insensitively and with runs of spaces folded.
+    """
+
+    __slots__ = ("names", "_index")
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names: Tuple[str, ...] = tuple(names)
+        self._index = {}
+        for a, name in enumerate(self.names):
+            key = self._key(name)
+            if key in self._index:
+                raise AssertionError(f"duplicate action name {name!r}")
+            self._index[key] = a
+
+    @staticmethod
+    def _key(name: str) -> str:
+        return " ".join(name.lower().split())
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def name(self, action: Any) -> str:
+        a = check_int(action, "action", 0, len(self.names) - 1)
+        return self.names[a]
+
+    def parse(self, text: Any) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"parse_action takes a str, got {type(text).__name__}")
+        try:
+            return self._index[self._key(text)]
+        except KeyError:
+            close = [n for n in self.names if self._key(text)[:6] in self._key(n)][:8]
+            hint = f"; similar names: {close}" if close else ""
+            raise ValueError(f"no action is named {text!r}{hint}") from None
+
+
+def describe_actions(space: ActionSpace, actions: Iterable[int], limit: int = 12) -> str:
+    """A short readable list of actions for error messages."""
+    actions = list(actions)
+    shown = ", ".join(f"{a} ({space.names[a]})" for a in actions[:limit])
+    if len(actions) > limit:
+        shown += f", ... ({len(actions)} in all)"
+    return shown or "none"
+
+
+# ---------------------------------------------------------------------------------------------
+# Observation layouts
+
+@dataclass(frozen=True)
+class Slice:
+    name: str
+    start: int
+    stop: int
+    doc: str = ""
+
+
+class LayoutBuilder:
+    """Builds a flat observation layout from named parts, in order."""
+
+    def __init__(self) -> None:
+        self.slices: List[Slice] = []
+        self.size = 0
+
+    def add(self, name: str, length: int, doc: str = "") -> None:
+        self.slices.append(Slice(name, self.size, self.size + length, doc))
+        self.size += length
+
+    def layout(self) -> Tuple[Slice, ...]:
+        return tuple(self.slices)
+
+
+# ---------------------------------------------------------------------------------------------
+# Component data files (python/dimsum/data/*.json)
+
+def load_data(game: str) -> Dict[str, Any]:
+    """The packaged component data of ``game`` (cards, dice, tokens) with provenance."""
+    text = resources.files("dimsum.data").joinpath(f"{game}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def check_provenance(entry: Mapping[str, Any], where: str) -> None:
+    tag = entry.get("provenance")
+    if tag not in PROVENANCE_TAGS:
+        raise ValueError(f"{where}: provenance must be one of {list(PROVENANCE_TAGS)}, got {tag!r}")
+
