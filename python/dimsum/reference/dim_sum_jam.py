@@ -1,0 +1,806 @@
+"""Dim Sum Jam, the pure-Python reference engine (the readable oracle for the C++ core).
+
+Every rule and ruling is described in docs/rules/dim_sum_jam.md; the DSJ-n ids below point
+at RESEARCH.md section 1.3. The state is kept the way the C++ struct will hold it:
+
+- hands, the bag and the discard pile are 49-bit token masks (token id = type * 7 + number - 1);
+- each table holds a card id (or -1) and one slot per icon (-1 empty, a token id, or TEA);
+- the order deck is only its sequence of backs ("R"/"V", top first, public: the backs differ).
+  The face of a card is drawn when the card is turned up, uniformly from the unseen cards of
+  that back. Cards set aside at set-up are never seen, so this is the same distribution as
+  choosing the 16 cards first (set-up steps 4-6), and it makes the hidden deck order nothing
+  but the state's RNG;
+- the cards out of the game (fulfilled) are a mask; every other card not on a table is unseen;
+- the hourglass is a TickClock (ticks), see tick_clock.py.
+
+RNG use, in this exact order (the C++ port must match it; docs/rules/dim_sum_jam.md):
+new_state: shuffle of the top section's backs (only with extra VIPs), the 7 table cards,
+the start player, then the hands seat 0..n-1, one token at a time; in play: each token draw
+and each card draw when it happens.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .._common import TERMINAL, IllegalActionError, check_int, check_seed
+from ..games import dim_sum_jam as spec
+from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
+                                 A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
+                                 NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES)
+from ._base import ReferenceGame, ReferenceState
+from .rng import MASK64, Rng
+from .tick_clock import ClockView, TickClock
+
+ALL_TOKENS = (1 << NUM_TOKENS) - 1
+_TIMED_PHASES = ("play", "reward")  # phases in which a standing glass may run out
+
+
+def _bits(mask: int) -> List[int]:
+    """The set bits of ``mask`` in ascending order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _kth_bit(mask: int, k: int) -> int:
+    """The index of the k-th (0-based, ascending) set bit of ``mask``."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+class Game(ReferenceGame):
+    name = spec.NAME
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(spec.make_config(**options))
+        cards = self.config.cards
+        self.icons: Tuple[Tuple[int, ...], ...] = tuple(c.icons for c in cards)
+        self.card_numbers: Tuple[int, ...] = tuple(c.number for c in cards)
+        self.card_by_number: Dict[int, int] = {c.number: i for i, c in enumerate(cards)}
+        self.vip_mask = sum(1 << i for i, c in enumerate(cards) if c.vip)
+        self.all_cards = (1 << len(cards)) - 1
+        self.regular_mask = self.all_cards & ~self.vip_mask
+        o = self.config.options
+        self.time_on = o["ticks_per_action"] > 0
+        self.hand_limit = o["hand_limit"]
+
+    # -- set-up (the rulebook's eleven steps) ----------------------------------------------------
+    def new_state(self, seed: int = 0) -> "State":
+        o = self.config.options
+        s = State(self)
+        s.rng = Rng(check_seed(seed))
+        # steps 4-7: the deck's backs, top first: 10 regular (with the achievements' extra VIPs
+        # shuffled among them), the VIP, 5 regular. Faces are drawn when turned up.
+        top = ["R"] * spec.CONSTANTS["deck_top_regular"] + ["V"] * o["extra_vips"]
+        if o["extra_vips"]:
+            s.rng.shuffle(top)
+        s.deck = "".join(top) + "V" * spec.CONSTANTS["deck_vips"] + "R" * spec.CONSTANTS["deck_bottom_regular"]
+        # step 8: one card onto each table, table 1 first
+        for k in range(NUM_TABLES):
+            s._turn_up_card(k)
+        # step 9: the start player
+        s.active = s.rng.bounded(self.players)
+        # step 10: five face-up tokens each, seat 0 first, one token at a time
+        s.bag = ALL_TOKENS
+        for p in range(self.players):
+            for _ in range(self.hand_limit):
+                s._draw_token(p)
+        s.opening_left = self.players - 1 if o["opening_free"] == "first_round" else 0
+        # step 11: the glass is flipped full and the start player plays anywhere (DSJ-10)
+        s._settle()
+        return s
+
+    def replay(self, seed: int, timeline: Sequence[Tuple[int, int]]) -> "State":
+        """The state reached from ``new_state(seed)`` by ``state.timeline`` (actions and time)."""
+        s = self.new_state(seed)
+        for action, ticks in timeline:
+            if action == -1:
+                s.advance(ticks)
+            else:
+                s.apply(action, ticks=ticks)
+        return s
+
+    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
+        return _read_state(self, d)
+
+
+class State(ReferenceState):
+    """A Dim Sum Jam position (see the module docstring for the representation)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = game.players
+        self.timeline: List[Tuple[int, int]] = []
+        self.rng = Rng(0)
+        self.phase = "play"
+        self.active = 0
+        self.direction = 1
+        self.discarder = -1            # who discards now in a time-out (-1: not in a time-out)
+        self.resume = ""               # the phase a time-out interrupted ("play" or "reward")
+        self.required = 0              # 0: any table; k: table k (in "reward": the next player's)
+        self.opening_left = 0          # further turns with free placement (DSJ-10 first_round)
+        self.case3 = False             # this turn already took its complaint for being stuck
+        self.redraws = 0               # free redraws taken this turn (DSJ-9)
+        self.draw_pending = False      # in "reward": the active player still draws a token
+        self.hands = [0] * n
+        self.bag = 0
+        self.discard = 0
+        self.table_card = [-1] * NUM_TABLES
+        self.slots: List[List[int]] = [[] for _ in range(NUM_TABLES)]
+        self.deck = ""
+        self.out = 0                   # cards fulfilled and out of the game
+        self.tea_supply = game.config.options["tea_supply"]
+        self.tea_reception = 0
+        self.complaints = 0
+        self.reverse_used = False
+        self.clock = TickClock(game.config.options["glass_ticks"])
+        self.outcome: Optional[str] = None
+        self._charge: Optional[int] = None
+
+    # -- public extras ---------------------------------------------------------------------------
+    @property
+    def clock(self) -> ClockView:  # type: ignore[override]
+        """A read-only view of the hourglass: top, capacity, lying_down."""
+        return ClockView(self._clock)
+
+    @clock.setter
+    def clock(self, value: TickClock) -> None:
+        self._clock = value
+
+    # -- the shared API ------------------------------------------------------------------------
+    def apply(self, action: Any, ticks: Any = None) -> None:
+        """Apply ``action``; ``ticks`` (default: the option's cost) is the time it took."""
+        cost = None if ticks is None else self._check_ticks(ticks)
+        self._charge = cost
+        try:
+            super().apply(action)
+        finally:
+            self._charge = None
+        a = self.history[-1]
+        self.timeline.append((a, self._default_cost(a) if cost is None else cost))
+
+    def advance(self, ticks: Any) -> None:
+        """Let ``ticks`` of time pass with no action (a real-time front end's clock)."""
+        ticks = self._check_ticks(ticks)
+        if self.is_terminal:
+            raise IllegalActionError("advance: the game is over")
+        self._clock.run(ticks)
+        self._settle()
+        self.timeline.append((-1, ticks))
+
+    def _check_ticks(self, ticks: Any) -> int:
+        ticks = check_int(ticks, "ticks", 0, spec.MAX_TICKS_PER_CALL)
+        if ticks and not self.game.time_on:
+            raise ValueError(f"ticks={ticks}: time is off in this game (ticks_per_action=0)")
+        return ticks
+
+    def _default_cost(self, a: int) -> int:
+        o = self.game.config.options
+        if not self.game.time_on:
+            return 0
+        if a < A_FLIP or a == A_CANNOT_SERVE:
+            return o["ticks_per_action"]
+        if a <= A_REVERSE:
+            return o["ticks_per_team_decision"]
+        return 0  # discards and standing the glass happen while the game is paused
+
+    def _current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase == "timeout_discard":
+            return self.discarder
+        return self.active
+
+    def _returns(self) -> Tuple[float, ...]:
+        win = 1.0 if self.outcome == "win" else 0.0
+        return (win,) * self.game.players
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _hand_of(self, player: int) -> int:
+        """The hand ``player`` plays from (silver-2: the next player's, clockwise)."""
+        if self.game.config.options["play_next_hand"]:
+            return (player + 1) % self.game.players
+        return player
+
+    def _draw_token(self, hand: int) -> bool:
+        """One token from the bag into ``hand``; an empty bag takes the discard pile (DSJ-17)."""
+        if not self.bag:
+            self.bag, self.discard = self.discard, 0
+            if not self.bag:
+                return False
+        t = _kth_bit(self.bag, self.rng.bounded(self.bag.bit_count()))
+        self.bag &= ~(1 << t)
+        self.hands[hand] |= 1 << t
+        return True
+
+    def _refill(self, hand: int) -> None:
+        while self.hands[hand].bit_count() < self.game.hand_limit and self._draw_token(hand):
+            pass
+
+    def _unseen(self) -> int:
+        on_tables = 0
+        for c in self.table_card:
+            if c >= 0:
+                on_tables |= 1 << c
+        return self.game.all_cards & ~on_tables & ~self.out
+
+    def _turn_up_card(self, k: int) -> None:
+        """The top card of the deck onto table k: its face is uniform among unseen cards of its back."""
+        back, self.deck = self.deck[0], self.deck[1:]
+        kind = self.game.vip_mask if back == "V" else self.game.regular_mask
+        pool = self._unseen() & kind
+        card = _kth_bit(pool, self.rng.bounded(pool.bit_count()))
+        self.table_card[k] = card
+        self.slots[k] = [EMPTY] * len(self.game.icons[card])
+
+    def _allowed_tables(self) -> range:
+        return range(NUM_TABLES) if self.required == 0 else range(self.required - 1, self.required)
+
+    def _empty_types(self, k: int) -> int:
+        """Mask of the token types with an empty icon on table k."""
+        card = self.table_card[k]
+        if card < 0:
+            return 0
+        icons, mask = self.game.icons[card], 0
+        for i, slot in enumerate(self.slots[k]):
+            if slot == EMPTY:
+                mask |= 1 << icons[i]
+        return mask
+
+    def _token_plays(self) -> List[int]:
+        hand = _bits(self.hands[self._hand_of(self.active)])
+        plays = []
+        for k in self._allowed_tables():
+            empty = self._empty_types(k)
+            plays += [A_PLAY + t * NUM_TABLES + k for t in hand if empty >> (t // 7) & 1]
+        return plays
+
+    def _tea_plays(self) -> List[int]:
+        if not self.tea_reception:
+            return []
+        return [A_TEA + k * NUM_TYPES + y for k in self._allowed_tables()
+                for y in range(NUM_TYPES) if self._empty_types(k) >> y & 1]
+
+    # -- legal actions --------------------------------------------------------------------------
+    def _legal_actions(self) -> List[int]:
+        phase = self.phase
+        if phase == "play":
+            plays = self._token_plays()
+            teas = self._tea_plays()
+            if not plays and teas and self.game.config.options["decline_tea"]:
+                teas.append(A_CANNOT_SERVE)  # DSJ-7: using tea is optional
+            return sorted(plays + teas)
+        if phase == "reward":
+            legal = [A_FLIP]
+            if self.tea_supply:
+                legal.append(A_TAKE_TEA)
+            o = self.game.config.options
+            if o["reverse_variant"] and o["reverse_trigger"] == "team_once" and not self.reverse_used:
+                legal.append(A_REVERSE)
+            return legal
+        if phase in ("timeout_discard", "stuck_discard"):
+            player = self.discarder if phase == "timeout_discard" else self.active
+            return [A_DISCARD + t for t in _bits(self.hands[self._hand_of(player)])] + [A_DONE]
+        if phase == "stand":
+            if self.game.config.options["stand_side"] == "same_side_up":
+                return [A_STAND_SAME]
+            return [A_STAND_SAME, A_STAND_TURNED]
+        return []
+
+    # -- the rules ------------------------------------------------------------------------------
+    def _apply(self, a: int) -> None:
+        cost = self._default_cost(a) if self._charge is None else self._charge
+        if cost:
+            self._clock.run(cost)  # the time the decision took passes first; then the action
+        if a < A_TEA:
+            self._play_token(a // NUM_TABLES, a % NUM_TABLES)
+        elif a < A_FLIP:
+            self._play_tea((a - A_TEA) // NUM_TYPES, (a - A_TEA) % NUM_TYPES)
+        elif a <= A_REVERSE:
+            self._reward(a)
+        elif a < A_DONE:
+            self._discard(a - A_DISCARD)
+        elif a == A_DONE:
+            self._done_discarding()
+        elif a in (A_STAND_SAME, A_STAND_TURNED):
+            self._stand(a == A_STAND_TURNED)
+        else:  # A_CANNOT_SERVE: the player takes the stuck rule instead of a tea (DSJ-7)
+            self._handle_stuck()  # if the turn passed (DSJ-9 guard), _settle checks the next player
+        self._settle()
+
+    def _place(self, k: int, item: int, kind: int) -> None:
+        """Put a token (or TEA) on the first empty icon of type ``kind`` on table k."""
+        icons, slots = self.game.icons[self.table_card[k]], self.slots[k]
+        for i, icon in enumerate(icons):
+            if icon == kind and slots[i] == EMPTY:
+                slots[i] = item
+                return
+        raise AssertionError("no empty icon; the legality check should have caught this")
+
+    def _play_token(self, t: int, k: int) -> None:
+        hand = self._hand_of(self.active)
+        self.hands[hand] &= ~(1 << t)
+        self._place(k, t, t // 7)
+        number = t % 7 + 1
+        o = self.game.config.options
+        if o["reverse_variant"] and o["reverse_trigger"] == "on_self_table" and number == k + 1:
+            self.direction = -self.direction
+        self._after_serving(k, draw=True, next_required=number)  # DSJ-16: the token's number
+
+    def _play_tea(self, k: int, y: int) -> None:
+        self.tea_reception -= 1
+        self._place(k, TEA, y)
+        # DSJ-11: no draw (no hand token was spent); the next player must serve table 1
+        self._after_serving(k, draw=self.game.config.options["draw_after_tea"], next_required=1)
+
+    def _after_serving(self, k: int, draw: bool, next_required: int) -> None:
+        if EMPTY not in self.slots[k]:
+            self._fulfil(k, draw, next_required)
+            return
+        if draw:
+            self._draw_one(self._hand_of(self.active))
+        self._pass_turn(next_required)
+
+    def _draw_one(self, hand: int) -> None:
+        """The draw after a play: one token, unless a time-out refill already filled the hand."""
+        if self.hands[hand].bit_count() < self.game.hand_limit:
+            self._draw_token(hand)
+
+    def _fulfil(self, k: int, draw: bool, next_required: int) -> None:
+        """DSJ-12, in this order: win check, clear the card, next card (or lose), then the reward."""
+        card = self.table_card[k]
+        if self.game.vip_mask >> card & 1 and not self._vips_left(excluding_table=k):
+            self._end("win")  # ending (a); nothing else happens
+            return
+        for slot in self.slots[k]:
+            if slot == TEA:
+                self.tea_supply += 1
+            else:
+                self.discard |= 1 << slot
+        self.out |= 1 << card
+        self.table_card[k], self.slots[k] = -1, []
+        if not self.deck:
+            self._end("deck_out")  # ending (b): a table needs a card, a VIP is unfulfilled (DSJ-13)
+            return
+        self._turn_up_card(k)
+        o = self.game.config.options
+        if o["reverse_variant"] and o["reverse_trigger"] == "on_fulfil":
+            self.direction = -self.direction
+        self.phase = "reward"
+        self.draw_pending = draw
+        self.required = next_required  # in "reward" this is the next player's table
+
+    def _vips_left(self, excluding_table: int) -> int:
+        on_tables = sum(1 for j, c in enumerate(self.table_card)
+                        if j != excluding_table and c >= 0 and self.game.vip_mask >> c & 1)
+        return on_tables + self.deck.count("V")
+
+    def _reward(self, a: int) -> None:
+        if a == A_FLIP:
+            self._flip_glass()
+        elif a == A_TAKE_TEA:
+            self.tea_supply -= 1
+            self.tea_reception += 1
+        else:
+            self.reverse_used = True
+            self.direction = -self.direction
+        if self.draw_pending:
+            self.draw_pending = False
+            self._draw_one(self._hand_of(self.active))
+        self._pass_turn(self.required)
+
+    def _flip_glass(self) -> None:
+        if self.game.config.options["flip_model"] == "physical":
+            self._clock.flip()   # DSJ-1: capacity - top
+        else:
+            self._clock.refill()
+
+    def _pass_turn(self, required: int) -> None:
+        n = self.game.players
+        self.active = (self.active + self.direction) % n
+        if self.opening_left:
+            self.opening_left -= 1
+            required = 0
+        self.required = required
+        self.case3 = False
+        self.redraws = 0
+        self.phase = "play"
+
+    def _discard(self, t: int) -> None:
+        player = self.discarder if self.phase == "timeout_discard" else self.active
+        self.hands[self._hand_of(player)] &= ~(1 << t)
+        self.discard |= 1 << t
+
+    def _done_discarding(self) -> None:
+        if self.phase == "stuck_discard":
+            self._refill(self._hand_of(self.active))
+            self.phase = "stand"
+            return
+        self._refill(self._hand_of(self.discarder))
+        n = self.game.players
+        nxt = (self.discarder + 1) % n  # DSJ-5: clockwise from the active player
+        if nxt != self.active and self.game.config.options["timeout_discard"] == "all_players":
+            self.discarder = nxt
+            return
+        self._flip_glass()  # DSJ-2: the top is empty, so the flip gives the full glass
+        self.phase, self.resume, self.discarder = self.resume, "", -1
+        if self.phase == "play" and self.game.config.options["timeout_resume"] == "free_play":
+            self.required = 0
+
+    def _stand(self, turned: bool) -> None:
+        self._clock.stand(turned)  # DSJ-3
+        self.phase = "play"        # a free play: required is 0 since the stuck rule began
+
+    def _handle_stuck(self) -> bool:
+        """The stuck player's rule (case III, DSJ-8/DSJ-9). True if the turn passed instead."""
+        o = self.game.config.options
+        if not self.case3:
+            self.complaints += 1
+            if self.complaints >= o["complaint_limit"]:
+                self._end("complaints")
+                return False
+            self.case3 = True
+        elif self.redraws < o["max_free_redraws"] and (self.bag or self.discard):
+            self.redraws += 1  # the rulebook's "rare case": again, without a complaint
+        else:
+            self._pass_turn(0)  # DSJ-9 guard: the next player makes a free play
+            self.required = 0
+            return True
+        self.required = 0
+        self._clock.lay_down()
+        self.phase = "stuck_discard"
+        return False
+
+    def _end(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.phase = "over"
+        self.discarder, self.resume, self.draw_pending = -1, "", False
+
+    def _settle(self) -> None:
+        """What happens on its own after an action or after time passed.
+
+        1. A standing glass that is empty in a timed phase is a time-out (case II): a complaint,
+           then everyone may discard and replenish. The glass is judged as the action left it.
+        2. A player who must play and cannot takes the stuck rule (case III) automatically.
+        """
+        if self.phase in _TIMED_PHASES and self.game.time_on and self._clock.ran_out:
+            self.complaints += 1
+            if self.complaints >= self.game.config.options["complaint_limit"]:
+                self._end("complaints")
+                return
+            self.resume, self.phase, self.discarder = self.phase, "timeout_discard", self.active
+            return
+        while self.phase == "play" and not (self._token_plays() or self._tea_plays()):
+            if not self._handle_stuck():
+                return
+
+    # -- information ----------------------------------------------------------------------------
+    def observation(self, player: int) -> List[float]:
+        n = self.game.players
+        player = check_int(player, "player", 0, n - 1)
+        cfg = self.game.config
+        obs = [0.0] * cfg.observation_shape[0]
+        at = {s.name: s.start for s in cfg.observation_layout}
+        rel = lambda seat: (seat - player) % n  # noqa: E731
+        obs[at["phase"] + PHASES.index(self.phase)] = 1.0
+        if self.phase != "over":
+            obs[at["current_player"] + rel(self._current_player())] = 1.0
+        obs[at["active_player"] + rel(self.active)] = 1.0
+        for seat in range(n):
+            for t in _bits(self.hands[seat]):
+                obs[at["hands"] + rel(seat) * NUM_TOKENS + t] = 1.0
+        for t in _bits(self.bag):
+            obs[at["bag"] + t] = 1.0
+        for t in _bits(self.discard):
+            obs[at["discard"] + t] = 1.0
+        ncards = len(cfg.cards)
+        for k in range(NUM_TABLES):
+            card = self.table_card[k]
+            if card < 0:
+                continue
+            obs[at["table_cards"] + k * ncards + card] = 1.0
+            for i, slot in enumerate(self.slots[k]):
+                if slot == EMPTY:
+                    obs[at["table_empty_icons"] + k * NUM_TYPES + self.game.icons[card][i]] += 1.0
+                elif slot == TEA:
+                    obs[at["table_teas"] + k] += 1.0
+                else:
+                    obs[at["table_tokens"] + k * NUM_TOKENS + slot] = 1.0
+        obs[at["required_table"] + self.required] = 1.0
+        for i, back in enumerate(self.deck):
+            obs[at["deck_backs"] + 2 * i + (back == "V")] = 1.0
+        for c in _bits(self.out):
+            obs[at["cards_out"] + c] = 1.0
+        limit = cfg.options["complaint_limit"]
+        obs[at["counts"]:at["counts"] + 5] = [self.tea_supply, self.tea_reception, self.complaints,
+                                              limit - self.complaints, len(self.deck)]
+        c = self._clock
+        obs[at["clock"]:at["clock"] + 4] = [c.top / c.capacity, c.bottom / c.capacity, float(c.lying),
+                                            float(self.game.time_on)]
+        obs[at["turn"]:at["turn"] + 6] = [float(self.direction == -1), float(self.case3), self.redraws,
+                                          float(self.draw_pending), float(self.reverse_used),
+                                          rel(self.discarder) if self.discarder >= 0 else -1.0]
+        if self.outcome:
+            obs[at["outcome"] + OUTCOMES.index(self.outcome)] = 1.0
+        return [float(x) for x in obs]
+
+    def resample(self, player: int, seed: int) -> "State":
+        """A full state consistent with all ``player`` has seen: only the RNG changes.
+
+        Hands, tables, discard pile, bag contents and the deck's backs are public (DSJ-18). What is
+        hidden is the order of the bag and of the cards within each back; this engine never fixes
+        those orders (faces and tokens are drawn when revealed), so redrawing them is reseeding.
+        """
+        check_int(player, "player", 0, self.game.players - 1)
+        s = self.clone()
+        s.rng = Rng(check_seed(seed))
+        s.history, s.timeline = [], []
+        return s
+
+    # -- copying and the canonical dict -----------------------------------------------------------
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.__dict__.update(self.__dict__)
+        s.history = list(self.history)
+        s.timeline = list(self.timeline)
+        s.rng = self.rng.clone()
+        s.hands = list(self.hands)
+        s.table_card = list(self.table_card)
+        s.slots = [list(x) for x in self.slots]
+        s._clock = self._clock.copy()
+        return s
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: Any) -> "State":
+        return self.clone()
+
+    def to_dict(self) -> Dict[str, Any]:
+        g = self.game
+        tables = []
+        for k in range(NUM_TABLES):
+            card = self.table_card[k]
+            if card < 0:
+                tables.append({"card": None, "icons": [], "slots": []})
+                continue
+            tables.append({"card": g.card_numbers[card],
+                           "icons": [spec.TYPE_CODES[y] for y in g.icons[card]],
+                           "slots": [None if s == EMPTY else "tea" if s == TEA else TOKEN_CODES[s]
+                                     for s in self.slots[k]]})
+        codes = lambda mask: [TOKEN_CODES[t] for t in _bits(mask)]  # noqa: E731
+        return {
+            "game": spec.NAME,
+            "players": g.players,
+            "phase": self.phase,
+            "active": self.active,
+            "direction": self.direction,
+            "discarder": None if self.discarder < 0 else self.discarder,
+            "resume": self.resume or None,
+            "required_table": self.required,
+            "opening_free_turns": self.opening_left,
+            "stuck_complained": self.case3,
+            "free_redraws": self.redraws,
+            "draw_pending": self.draw_pending,
+            "hands": [codes(h) for h in self.hands],
+            "bag": codes(self.bag),
+            "discard": codes(self.discard),
+            "tables": tables,
+            "deck": self.deck,
+            "cards_out": [g.card_numbers[c] for c in _bits(self.out)],
+            "tea_supply": self.tea_supply,
+            "tea_reception": self.tea_reception,
+            "complaints": self.complaints,
+            "reverse_used": self.reverse_used,
+            "clock": self._clock.to_dict(),
+            "outcome": self.outcome,
+            "rng": self.rng.state(),
+        }
+
+    def __str__(self) -> str:
+        return spec.render(self.to_dict())
+
+    def __repr__(self) -> str:
+        return f"<dim_sum_jam State phase={self.phase} active={self.active} outcome={self.outcome}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading and validating a dict
+
+_KEYS = ("game", "players", "phase", "active", "direction", "discarder", "resume", "required_table",
+         "opening_free_turns", "stuck_complained", "free_redraws", "draw_pending", "hands", "bag",
+         "discard", "tables", "deck", "cards_out", "tea_supply", "tea_reception", "complaints",
+         "reverse_used", "clock", "outcome", "rng")
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ValueError(msg)
+
+
+def _bool(d: Dict[str, Any], key: str) -> bool:
+    if not isinstance(d[key], bool):
+        raise TypeError(f"{key} must be True or False, got {d[key]!r}")
+    return d[key]
+
+
+def _tokens(value: Any, where: str, seen: Dict[int, str]) -> int:
+    """A list of token codes as a mask; every token may appear in one place only."""
+    if not isinstance(value, list):
+        raise TypeError(f"{where} must be a list of token codes, got {type(value).__name__}")
+    mask = 0
+    for code in value:
+        if code not in TOKEN_BY_CODE:
+            raise ValueError(f"{where}: {code!r} is not a token code (like 'SHM3')")
+        t = TOKEN_BY_CODE[code]
+        _need(t not in seen, f"{where}: token {code} is also in {seen.get(t)}")
+        seen[t] = where
+        mask |= 1 << t
+    return mask
+
+
+def _read_state(game: Game, d: Dict[str, Any]) -> State:
+    o = game.config.options
+    n = game.players
+    missing = [k for k in _KEYS if k not in d]
+    _need(not missing, f"state dict is missing {missing}")
+    extra = sorted(set(d) - set(_KEYS))
+    _need(not extra, f"state dict has unknown keys {extra}")
+    _need(d["game"] == spec.NAME, f"game must be {spec.NAME!r}, got {d['game']!r}")
+    _need(check_int(d["players"], "players") == n, f"players must be {n} for this game, got {d['players']}")
+    s = State(game)
+    _need(d["phase"] in PHASES, f"phase must be one of {list(PHASES)}, got {d['phase']!r}")
+    s.phase = d["phase"]
+    s.active = check_int(d["active"], "active", 0, n - 1)
+    _need(d["direction"] in (1, -1) and not isinstance(d["direction"], bool),
+          f"direction must be 1 or -1, got {d['direction']!r}")
+    s.direction = d["direction"]
+    if not o["reverse_variant"]:
+        _need(s.direction == 1, "direction must be 1 without the reverse variant")
+    s.discarder = -1 if d["discarder"] is None else check_int(d["discarder"], "discarder", 0, n - 1)
+    _need(d["resume"] in (None, "play", "reward"), f"resume must be null, 'play' or 'reward', got {d['resume']!r}")
+    s.resume = d["resume"] or ""
+    s.required = check_int(d["required_table"], "required_table", 0, NUM_TABLES)
+    s.opening_left = check_int(d["opening_free_turns"], "opening_free_turns", 0, n - 1)
+    s.case3 = _bool(d, "stuck_complained")
+    s.redraws = check_int(d["free_redraws"], "free_redraws", 0, o["max_free_redraws"])
+    s.draw_pending = _bool(d, "draw_pending")
+    s.reverse_used = _bool(d, "reverse_used")
+    # tokens: every one of the 49 in exactly one place
+    seen: Dict[int, str] = {}
+    if not isinstance(d["hands"], list) or len(d["hands"]) != n:
+        raise ValueError(f"hands must be a list of {n} lists")
+    s.hands = [_tokens(h, f"hands[{p}]", seen) for p, h in enumerate(d["hands"])]
+    for p, h in enumerate(s.hands):
+        _need(h.bit_count() <= game.hand_limit, f"hands[{p}] holds {h.bit_count()} tokens, "
+              f"more than the hand limit {game.hand_limit}")
+    s.bag = _tokens(d["bag"], "bag", seen)
+    s.discard = _tokens(d["discard"], "discard", seen)
+    teas_on_cards = _read_tables(game, s, d["tables"], seen)
+    _need(len(seen) == NUM_TOKENS, f"tokens missing from every place: "
+          f"{[TOKEN_CODES[t] for t in range(NUM_TOKENS) if t not in seen]}")
+    # the deck and the cards
+    deck = d["deck"]
+    if not isinstance(deck, str) or set(deck) - {"R", "V"}:
+        raise ValueError(f"deck must be a string of 'R' and 'V' backs (top first), got {deck!r}")
+    s.deck = deck
+    if not isinstance(d["cards_out"], list):
+        raise TypeError("cards_out must be a list of card numbers")
+    for number in d["cards_out"]:
+        _need(number in game.card_by_number, f"cards_out: {number!r} is not a card number")
+        c = game.card_by_number[number]
+        _need(not s.out >> c & 1, f"cards_out: card {number} listed twice")
+        _need(c not in s.table_card, f"cards_out: card {number} is also on a table")
+        s.out |= 1 << c
+    unseen = s._unseen()
+    _need(deck.count("R") <= (unseen & game.regular_mask).bit_count(),
+          f"deck has {deck.count('R')} regular backs but only "
+          f"{(unseen & game.regular_mask).bit_count()} regular cards are unseen")
+    _need(deck.count("V") <= (unseen & game.vip_mask).bit_count(),
+          f"deck has {deck.count('V')} VIP backs but only {(unseen & game.vip_mask).bit_count()} VIP cards are unseen")
+    # teas: supply + reception + on cards = the game's teas
+    s.tea_supply = check_int(d["tea_supply"], "tea_supply", 0, o["tea_supply"])
+    s.tea_reception = check_int(d["tea_reception"], "tea_reception", 0, o["tea_supply"])
+    _need(s.tea_supply + s.tea_reception + teas_on_cards == o["tea_supply"],
+          f"teas: supply {s.tea_supply} + reception {s.tea_reception} + on cards {teas_on_cards} "
+          f"must be {o['tea_supply']}")
+    s.complaints = check_int(d["complaints"], "complaints", 0, o["complaint_limit"])
+    s._clock = TickClock.from_dict(d["clock"], o["glass_ticks"])
+    _need(d["outcome"] is None or d["outcome"] in OUTCOMES,
+          f"outcome must be null or one of {list(OUTCOMES)}, got {d['outcome']!r}")
+    s.outcome = d["outcome"]
+    rng = d["rng"]
+    if (not isinstance(rng, list) or len(rng) != 4
+            or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w <= MASK64 for w in rng)):
+        raise ValueError("rng must be a list of 4 integers in [0, 2**64)")
+    s.rng = Rng.from_state(rng)
+    _check_phase(game, s)
+    return s
+
+
+def _read_tables(game: Game, s: State, tables: Any, seen: Dict[int, str]) -> int:
+    if not isinstance(tables, list) or len(tables) != NUM_TABLES:
+        raise ValueError(f"tables must be a list of {NUM_TABLES} table dicts")
+    teas = 0
+    for k, table in enumerate(tables):
+        where = f"tables[{k}]"
+        if not isinstance(table, dict) or set(table) != {"card", "icons", "slots"}:
+            raise ValueError(f"{where} must be a dict with keys card, icons, slots")
+        if table["card"] is None:
+            _need(table["slots"] == [] and table["icons"] == [], f"{where}: a table with no card has no slots")
+            continue
+        _need(table["card"] in game.card_by_number, f"{where}.card: {table['card']!r} is not a card number")
+        card = game.card_by_number[table["card"]]
+        _need(card not in s.table_card, f"{where}.card: card {table['card']} is on two tables")
+        icons = game.icons[card]
+        _need(table["icons"] == [spec.TYPE_CODES[y] for y in icons],
+              f"{where}.icons must be the card's icons {[spec.TYPE_CODES[y] for y in icons]}")
+        slots = table["slots"]
+        _need(isinstance(slots, list) and len(slots) == len(icons),
+              f"{where}.slots must be a list of {len(icons)} entries (null, 'tea' or a token code)")
+        values = []
+        for i, slot in enumerate(slots):
+            if slot is None:
+                values.append(EMPTY)
+            elif slot == "tea":
+                values.append(TEA)
+                teas += 1
+            else:
+                t = TOKEN_BY_CODE.get(slot) if isinstance(slot, str) else None
+                _need(t is not None, f"{where}.slots[{i}]: {slot!r} is not null, 'tea' or a token code")
+                _need(t // 7 == icons[i], f"{where}.slots[{i}]: {slot} does not match the icon "
+                      f"{spec.TYPE_CODES[icons[i]]}")
+                _tokens([slot], f"{where}.slots", seen)
+                values.append(t)
+        s.table_card[k] = card
+        s.slots[k] = values
+    return teas
+
+
+def _check_phase(game: Game, s: State) -> None:
+    """Phase consistency: the fields a phase uses are set, the others are at rest."""
+    o = game.config.options
+    over = s.phase == "over"
+    _need(over == (s.outcome is not None), "outcome must be set exactly when phase is 'over'")
+    _need((s.phase == "timeout_discard") == (s.discarder >= 0), "discarder is set exactly in 'timeout_discard'")
+    _need((s.phase == "timeout_discard") == bool(s.resume), "resume is set exactly in 'timeout_discard'")
+    _need(not s.draw_pending or s.phase == "reward" or (s.phase == "timeout_discard" and s.resume == "reward"),
+          "draw_pending is only set while the reward is undecided")
+    lying_phases = ("stuck_discard", "stand")
+    if not over:
+        _need(s._clock.lying == (s.phase in lying_phases), "the glass lies down exactly in 'stuck_discard' and 'stand'")
+        _need(s.complaints < o["complaint_limit"], "complaints must be below the limit while the game runs")
+        _need(s.phase not in lying_phases or (s.case3 and s.required == 0),
+              "the stuck rule needs stuck_complained true and required_table 0")
+        _need(s._vips_left(excluding_table=-1) > 0, "a running game needs an unfulfilled VIP on a table or in the deck")
+        for k in range(NUM_TABLES):
+            _need(s.table_card[k] >= 0, f"tables[{k}] has no card while the game runs")
+            _need(EMPTY in s.slots[k], f"tables[{k}] is full: it would have been fulfilled")
+        if game.time_on:
+            if s.phase == "timeout_discard":
+                _need(s._clock.top == 0, "a time-out needs an empty top")
+            elif s.phase in _TIMED_PHASES:
+                _need(s._clock.top > 0, "an empty standing glass in 'play' or 'reward' is an unresolved time-out")
+        if s.phase == "play":
+            _need(s._token_plays() or s._tea_plays(),
+                  "phase 'play' but the active player cannot play: that is phase 'stuck_discard'")
+    else:
+        if s.outcome == "complaints":
+            _need(s.complaints == o["complaint_limit"], "outcome 'complaints' needs complaints at the limit")
+        else:
+            _need(s.complaints < o["complaint_limit"], "complaints reached the limit: the outcome is 'complaints'")
+        full = [k for k in range(NUM_TABLES) if s.table_card[k] >= 0 and EMPTY not in s.slots[k]]
+        empty = [k for k in range(NUM_TABLES) if s.table_card[k] < 0]
+        if s.outcome == "win":
+            _need(len(full) == 1 and game.vip_mask >> s.table_card[full[0]] & 1 and not empty
+                  and s._vips_left(excluding_table=full[0]) == 0,
+                  "outcome 'win' needs the last VIP fulfilled on its table and no other VIP left")
+        elif s.outcome == "deck_out":
+            _need(len(empty) == 1 and not full and s.deck == "",
+                  "outcome 'deck_out' needs one table without a card, no full card and an empty deck")
+        else:
+            _need(not full and not empty, "a 'complaints' ending leaves every table with an unfinished card")
