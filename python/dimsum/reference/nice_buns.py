@@ -1,0 +1,706 @@
+"""Nice Buns, the reference engine: the rulebook and docs/rules/nice_buns.md, written for reading.
+
+Bun kinds are 0 blue, 1 green, 2 red, 3 yellow, 4 fish head; dice are 0 small, 1 medium,
+2 large (see dimsum.games.nice_buns). The bag, the tray and each player's unplated buns are
+lists of counts per kind; a plate is a bitmask of colours (each plated colour is one set).
+
+A turn: the engine rolls; the roller splits the dice (``split``); the left neighbour takes one
+group (``choose``); then each die acts in the order small, medium, large, by whoever holds it
+(``act``). Every change to a player's unplated buns queues that player's *cascade* (NB-9),
+which may stop for the owner's decision (``fish``: where the fish heads go, ``plate``: with
+manual plating). Any decision with exactly one legal action is taken automatically, and a die
+with no legal action has no effect, so a state at rest always offers its player two or more
+actions (a draw die never asks anything).
+
+Randomness, in the order it is consumed (every draw is ``rng.draw_index`` over counts in kind
+order; a roll is ``rng.bounded(faces)``):
+
+1. new game: the start player, ``rng.bounded(players)`` (unless ``start_player`` is set);
+2. the serving tray: ``tray_size`` draws over the bag's four colour counts;
+3. the starting buns: seat 0's two, then seat 1's ..., each a draw over the bag's colour counts
+   with the colours that seat already holds counted as 0 (non-matching);
+4. at the start of every turn (the first included): small, medium, large die, one
+   ``rng.bounded(number of faces)`` each;
+5. a draw die: one draw over the bag's five counts (fish heads included) per bun, each followed
+   by the cascade, which may consume more (step 6);
+6. the tray top-up, whenever the tray is short and the bag holds a coloured bun: one draw over
+   the bag's four colour counts per missing bun. It runs right after a take from the tray and
+   right after buns go back to the bag (put back, greedy, no doubles).
+
+Drawing over the colour counts only is how "a fish head drawn for the tray (or at setup) goes
+back and is redrawn" is done: the same distribution, one draw per bun, and it cannot loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from .._common import TERMINAL, check_int, check_seed
+from ..games import nice_buns as spec
+from ..games.nice_buns import COLOURS, FISH, KINDS, DICE, DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP
+from ._base import ReferenceGame, ReferenceState
+from .rng import Rng
+
+SPLIT, CHOOSE, ACT, FISH_PHASE, PLATE_PHASE, OVER = range(6)
+NC = len(COLOURS)
+NK = len(KINDS)
+DONE = 3   # the die pointer after the large die
+
+
+class Game(ReferenceGame):
+    name = spec.NAME
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(spec.make_config(**options))
+
+    def new_state(self, seed: int = 0) -> "State":
+        """NB-1: tray, then two non-matching buns a player, then the first roll."""
+        cfg = self.config
+        state = State(self, Rng(check_seed(seed)))
+        rng = state.rng
+        start = cfg.options["start_player"]
+        state.roller = rng.bounded(cfg.players) if start is None else start
+        state.top_up_tray()
+        for p in range(cfg.players):
+            front = state.front[p]
+            for _ in range(cfg.starting_buns):
+                counts = [state.bag[c] if front[c] == 0 else 0 for c in range(NC)]
+                if sum(counts) == 0:
+                    break
+                c = rng.draw_index(counts)
+                state.bag[c] -= 1
+                front[c] += 1
+        state.roll()
+        return state
+
+    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
+        return _from_dict(self, d)
+
+
+class State(ReferenceState):
+    def __init__(self, game: Game, rng: Rng) -> None:
+        super().__init__(game)
+        cfg = game.config
+        n = cfg.players
+        self.cfg = cfg
+        self.rng = rng
+        self.phase = SPLIT
+        self.turn = 1
+        self.roller = 0
+        self.dice = [0, 0, 0]          # the face index rolled on each die
+        self.split = -1                # index into spec.SPLITS, -1 before the split
+        self.chooser_mask = -1         # dice the chooser took, -1 before the choice
+        self.die = 0                   # the next die to act (DONE = 3 after the large die)
+        self.draws_left = 0            # buns the draw die at `die` still takes
+        self.cascade: List[int] = []   # seats whose cascade has not finished, in order
+        self.bag = list(cfg.colour_counts) + [cfg.fish_heads]
+        self.tray = [0] * NC
+        self.front = [[0] * NK for _ in range(n)]
+        self.fish_on = [-1] * n        # colour the fish heads are attached to, -1: none
+        self.plates = [0] * n          # bitmask of plated colours
+        self.winner = -1
+
+    def clone(self) -> "State":
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new.rng = self.rng.clone()
+        new.dice = list(self.dice)
+        new.cascade = list(self.cascade)
+        new.bag = list(self.bag)
+        new.tray = list(self.tray)
+        new.front = [list(f) for f in self.front]
+        new.fish_on = list(self.fish_on)
+        new.plates = list(self.plates)
+        return new
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "State":
+        return self.clone()    # the game and its config are shared, never copied
+
+    # -- who holds what ----------------------------------------------------------------------
+    @property
+    def chooser(self) -> int:
+        return (self.roller + 1) % self.cfg.players
+
+    def holder(self, die: int) -> int:
+        """NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest."""
+        return self.chooser if self.chooser_mask >> die & 1 else self.roller
+
+    def face(self, die: int) -> spec.Face:
+        return self.cfg.dice[die][self.dice[die]]
+
+    def movable(self, kind: int) -> bool:
+        return kind < FISH or self.cfg.options["fish_movable"]
+
+    # -- chance ------------------------------------------------------------------------------
+    def roll(self) -> None:
+        for d in range(3):
+            self.dice[d] = self.rng.bounded(len(self.cfg.dice[d]))
+
+    def top_up_tray(self) -> None:
+        """NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour."""
+        bag, tray = self.bag, self.tray
+        while sum(tray) < self.cfg.tray_size and sum(bag[:NC]) > 0:
+            c = self.rng.draw_index(bag[:NC])
+            bag[c] -= 1
+            tray[c] += 1
+
+    # -- the turn ------------------------------------------------------------------------------
+    def _enter_die(self, die: int) -> None:
+        self.die = die
+        self.draws_left = 0
+        if die < DONE and self.face(die).action == DRAW:
+            self.draws_left = self.face(die).count
+
+    def _next_turn(self) -> None:
+        """NB-3/NB-13: play passes clockwise, so the chooser rolls next; the turn cap ends in a draw."""
+        if self.turn >= self.cfg.options["max_turns"]:
+            self.phase = OVER
+            return
+        self.turn += 1
+        self.roller = self.chooser
+        self.split = self.chooser_mask = -1
+        self.die, self.draws_left = 0, 0
+        self.phase = SPLIT
+        self.roll()
+
+    def _settle(self) -> None:
+        """Run everything automatic until a player has a real decision or the game is over."""
+        while True:
+            if self.winner >= 0:
+                self.cascade.clear()
+                self.phase = OVER
+                return
+            if self.cascade:
+                pause = self._cascade(self.cascade[0])
+                if pause is not None and self.winner < 0:
+                    self.phase = pause
+                    return
+                if self.winner < 0:
+                    self.cascade.pop(0)
+                continue
+            self.phase = ACT
+            if self.die == DONE:
+                self._next_turn()
+                return
+            if self.face(self.die).action == DRAW:
+                self._draw_one()
+                continue
+            options = self._die_options()
+            if len(options) >= 2:
+                return
+            if options:
+                self._act(options[0])          # the only choice is made for the player
+            else:
+                self._enter_die(self.die + 1)  # nothing the die can do: no effect
+
+    def _draw_one(self) -> None:
+        """NB-4: one bun from the bag, then the cascade; an empty bag ends the die (NB-11)."""
+        if self.draws_left == 0 or sum(self.bag) == 0:
+            self._enter_die(self.die + 1)
+            return
+        p = self.holder(self.die)
+        k = self.rng.draw_index(self.bag)
+        self.bag[k] -= 1
+        self.front[p][k] += 1
+        self.draws_left -= 1
+        if self.draws_left == 0:
+            self._enter_die(self.die + 1)
+        self.cascade = [p]
+
+    def _die_options(self) -> List[int]:
+        """The legal actions for the die at `die` (a choice face), without 'pass'."""
+        cfg = self.cfg
+        face = self.face(self.die)
+        h = self.holder(self.die)
+        mine = self.front[h]
+        out: List[int] = []
+        if face.action == TAKE:                                    # NB-5
+            out = [cfg.TAKE + c for c in face.colours if self.tray[c]]
+        elif face.action == PUT_BACK:                              # NB-5
+            out = [cfg.PUT_BACK + k for k in range(NK) if mine[k] and self.movable(k)]
+        elif face.action == GIVE:                                  # NB-6
+            out = [cfg.give_action(k, t) for k in range(NK) if mine[k] and self.movable(k)
+                   for t in range(cfg.players) if t != h]
+        elif face.action == STEAL:
+            out = [cfg.steal_action(k, t) for k in range(NK) for t in range(cfg.players)
+                   if t != h and self.front[t][k] and self.movable(k)]
+        elif face.action == SWAP:
+            out = [cfg.swap_action(a, t, b) for a in range(NK) if mine[a] and self.movable(a)
+                   for t in range(cfg.players) if t != h
+                   for b in range(NK) if self.front[t][b] and self.movable(b)]
+        if out and not cfg.options["mandatory_dice"]:
+            out.append(cfg.PASS)
+        return sorted(out)
+
+    def _act(self, a: int) -> None:
+        """The holder of the current die does `a`; the pointer moves on, then the cascades run."""
+        cfg = self.cfg
+        h = self.holder(self.die)
+        self._enter_die(self.die + 1)
+        if a == cfg.PASS:
+            return
+        if a < cfg.PUT_BACK:                                       # take a colour from the tray
+            c = a - cfg.TAKE
+            self.tray[c] -= 1
+            self.front[h][c] += 1
+            self.top_up_tray()
+            self.cascade = [h]
+        elif a < cfg.GIVE:                                         # put a bun back in the bag
+            k = a - cfg.PUT_BACK
+            self.front[h][k] -= 1
+            self.bag[k] += 1
+            self.top_up_tray()
+            self.cascade = [h]
+        elif a < cfg.STEAL:
+            k, t = divmod(a - cfg.GIVE, cfg.players)
+            self._move(h, t, k)
+            self.cascade = [h, t]
+        elif a < cfg.SWAP:
+            k, t = divmod(a - cfg.STEAL, cfg.players)
+            self._move(t, h, k)
+            self.cascade = [h, t]
+        else:
+            mine_t, theirs = divmod(a - cfg.SWAP, NK)
+            mine, t = divmod(mine_t, cfg.players)
+            self._move(h, t, mine)
+            self._move(t, h, theirs)
+            self.cascade = [h, t]      # NB-6: the actor's cascade first, then the other player's
+
+    def _move(self, src: int, dst: int, kind: int) -> None:
+        self.front[src][kind] -= 1
+        self.front[dst][kind] += 1
+
+    # -- the cascade (NB-9) ----------------------------------------------------------------------
+    def _cascade(self, p: int) -> Optional[int]:
+        """Steps 1-5 of NB-9 for seat p, repeated until nothing changes.
+
+        Returns FISH_PHASE or PLATE_PHASE when the owner must decide, None when done (the
+        winner is set if p won).
+        """
+        cfg = self.cfg
+        c = self.front[p]
+        while True:
+            # 1. NB-7: fish heads attach to the largest coloured set; a set still tied for
+            #    largest keeps them; otherwise the single largest, or the tiebreak.
+            fish = c[FISH]
+            coloured = c[0] + c[1] + c[2] + c[3]
+            if fish == 0 or coloured == 0:
+                self.fish_on[p] = -1
+            else:
+                largest = max(c[:NC])
+                if self.fish_on[p] < 0 or c[self.fish_on[p]] != largest:
+                    tied = [k for k in range(NC) if c[k] == largest]
+                    if len(tied) == 1 or cfg.options["fish_tiebreak"] == "colour_order":
+                        self.fish_on[p] = tied[0]
+                    else:
+                        self.fish_on[p] = -1
+                        return FISH_PHASE
+            on = self.fish_on[p]
+            # 2. NB-8: a set of greedy_size or more (fish included) goes back to the bag.
+            if self._greedy(p, fish, coloured, on):
+                continue
+            # 3. No doubles: a coloured triple of a colour already plated goes back.
+            doubled = [k for k in range(NC) if self.plates[p] >> k & 1 and c[k] == cfg.set_size]
+            if doubled:
+                self._to_bag(p, doubled[0], cfg.set_size, 0)
+                continue
+            # 4. Plating, only while no fish head is held; 5. the win, at once.
+            if fish == 0:
+                ready = [k for k in range(NC) if c[k] == cfg.set_size and not self.plates[p] >> k & 1]
+                if ready:
+                    if cfg.options["manual_plating"]:
+                        return PLATE_PHASE
+                    for k in ready:
+                        self._plate(p, k)
+                        if self.winner >= 0:
+                            return None
+            return None
+
+    def _greedy(self, p: int, fish: int, coloured: int, on: int) -> bool:
+        c = self.front[p]
+        limit = self.cfg.greedy_size
+        for k in range(NC):
+            if c[k] + (fish if on == k else 0) >= limit:
+                self._to_bag(p, k, c[k], fish if on == k else 0)
+                return True
+        if coloured == 0 and fish >= limit:       # fish heads alone form a set of their own
+            self._to_bag(p, -1, 0, fish)
+            return True
+        return False
+
+    def _to_bag(self, p: int, colour: int, n: int, fish: int) -> None:
+        if n:
+            self.front[p][colour] -= n
+            self.bag[colour] += n
+        if fish:
+            self.front[p][FISH] -= fish
+            self.bag[FISH] += fish
+            self.fish_on[p] = -1
+        self.top_up_tray()
+
+    def _plate(self, p: int, colour: int) -> None:
+        self.front[p][colour] -= self.cfg.set_size
+        self.plates[p] |= 1 << colour
+        if bin(self.plates[p]).count("1") >= self.cfg.sets_to_win:
+            self.winner = p
+
+    # -- the API ---------------------------------------------------------------------------------
+    def _current_player(self) -> int:
+        ph = self.phase
+        if ph == SPLIT:
+            return self.roller
+        if ph == CHOOSE:
+            return self.chooser
+        if ph == ACT:
+            return self.holder(self.die)
+        if ph == OVER:
+            return TERMINAL
+        return self.cascade[0]
+
+    def _legal_actions(self) -> List[int]:
+        cfg = self.cfg
+        ph = self.phase
+        if ph == SPLIT:
+            return [cfg.SPLIT + i for i in range(len(spec.SPLITS))]
+        if ph == CHOOSE:
+            m = spec.SPLITS[self.split]
+            return sorted([cfg.CHOOSE + m, cfg.CHOOSE + (7 ^ m)])
+        if ph == ACT:
+            return self._die_options()
+        if ph == FISH_PHASE:
+            c = self.front[self.cascade[0]]
+            largest = max(c[:NC])
+            return [cfg.FISH_TO + k for k in range(NC) if c[k] == largest]
+        if ph == PLATE_PHASE:
+            p = self.cascade[0]
+            c = self.front[p]
+            return [cfg.PLATE + k for k in range(NC)
+                    if c[k] == cfg.set_size and not self.plates[p] >> k & 1] + [cfg.KEEP]
+        return []
+
+    def _apply(self, a: int) -> None:
+        cfg = self.cfg
+        ph = self.phase
+        if ph == SPLIT:
+            self.split = a - cfg.SPLIT
+            self.phase = CHOOSE
+            return                          # the chooser always has two groups to choose from
+        if ph == CHOOSE:
+            self.chooser_mask = a - cfg.CHOOSE
+            self._enter_die(0)
+        elif ph == ACT:
+            self._act(a)
+        elif ph == FISH_PHASE:
+            self.fish_on[self.cascade[0]] = a - cfg.FISH_TO
+        elif a == cfg.KEEP:                 # plate phase: the owner keeps the rest unplated
+            self.cascade.pop(0)
+        else:
+            self._plate(self.cascade[0], a - cfg.PLATE)
+        self.phase = ACT
+        self._settle()
+
+    def _returns(self) -> Tuple[float, ...]:
+        """The winner 1.0, everyone else 0.0; a draw by the turn cap (or a game not over) all 0.0."""
+        return tuple(1.0 if p == self.winner else 0.0 for p in range(self.cfg.players))
+
+    def observation(self, player: int) -> List[float]:
+        """Everything is public (NB-12); seats are absolute, like the action targets."""
+        cfg = self.cfg
+        n = cfg.players
+        player = check_int(player, "player", 0, n - 1)
+        cur = self._current_player()
+
+        def one_hot(i: int, size: int) -> List[int]:
+            return [1 if j == i else 0 for j in range(size)]
+
+        obs: List[float] = []
+        obs += one_hot(player, n)
+        obs += one_hot(cur, n)
+        obs += one_hot(self.phase, len(spec.PHASES))
+        obs.append(self.turn)
+        obs += one_hot(self.roller, n)
+        for d in range(3):
+            f = self.face(d)
+            obs += one_hot(f.action, len(spec.FACE_ACTIONS))
+            obs.append(f.count)
+            obs += [1 if k in f.colours else 0 for k in range(NC)]
+        obs += one_hot(self.split, len(spec.SPLITS))
+        obs += [0, 0, 0] if self.chooser_mask < 0 else [self.chooser_mask >> d & 1 for d in range(3)]
+        obs += [0] * 4 if self.chooser_mask < 0 else one_hot(self.die, 4)
+        obs.append(self.draws_left)
+        obs += self.bag
+        obs += self.tray
+        for p in range(n):
+            obs += self.front[p]
+        for p in range(n):
+            obs += one_hot(self.fish_on[p], NC)
+        for p in range(n):
+            obs += [self.plates[p] >> k & 1 for k in range(NC)]
+        for i in range(2):
+            obs += one_hot(self.cascade[i] if i < len(self.cascade) else -1, n)
+        obs += one_hot(self.winner, n)
+        return [float(v) for v in obs]
+
+    def resample(self, player: int, seed: int) -> "State":
+        """NB-12: only the bag's order is hidden, and the bag is a multiset: reseed the RNG."""
+        check_int(player, "player", 0, self.cfg.players - 1)
+        new = self.clone()
+        new.rng = Rng(check_seed(seed))
+        return new
+
+    def to_dict(self) -> Dict[str, Any]:
+        cfg = self.cfg
+
+        def named(counts: List[int], kinds: Tuple[str, ...]) -> Dict[str, int]:
+            return {kinds[k]: counts[k] for k in range(len(kinds))}
+
+        return {
+            "game": spec.NAME,
+            "players": cfg.players,
+            "phase": spec.PHASES[self.phase],
+            "current_player": self._current_player(),
+            "turn": self.turn,
+            "roller": self.roller,
+            "dice": {DICE[d]: {"face": self.dice[d], "shows": self.face(d).name} for d in range(3)},
+            "split": None if self.split < 0 else spec.split_name(spec.SPLITS[self.split]),
+            "chooser_takes": None if self.chooser_mask < 0 else spec.group_name(self.chooser_mask),
+            "die": (DICE + ("done",))[self.die],
+            "draws_left": self.draws_left,
+            "cascade": list(self.cascade),
+            "bag": named(self.bag, KINDS),
+            "tray": named(self.tray, COLOURS),
+            "seats": [{"front": named(self.front[p], KINDS),
+                       "fish_on": None if self.fish_on[p] < 0 else COLOURS[self.fish_on[p]],
+                       "plate": [COLOURS[k] for k in range(NC) if self.plates[p] >> k & 1]}
+                      for p in range(cfg.players)],
+            "winner": None if self.winner < 0 else self.winner,
+            "rng": self.rng.state(),
+        }
+
+    def __str__(self) -> str:
+        return spec.render(self.to_dict())
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a dict: every field validated, then the position checked as a whole
+
+KEYS = ("game", "players", "phase", "current_player", "turn", "roller", "dice", "split", "chooser_takes",
+        "die", "draws_left", "cascade", "bag", "tray", "seats", "winner", "rng")
+OPTIONAL_KEYS = ("game", "current_player")
+
+
+def _bad(field: str, message: str) -> None:
+    raise ValueError(f"nice_buns state: {field}: {message}")
+
+
+def _counts(d: Any, kinds: Tuple[str, ...], field: str) -> List[int]:
+    """A dict of counts by kind name; missing kinds are 0."""
+    if not isinstance(d, dict):
+        raise TypeError(f"nice_buns state: {field} must be a dict of counts by name, got {type(d).__name__}")
+    unknown = sorted(set(d) - set(kinds))
+    if unknown:
+        _bad(field, f"unknown name(s) {unknown}; the names are {list(kinds)}")
+    return [check_int(d.get(k, 0), f"nice_buns state: {field}[{k!r}]", 0, 255) for k in kinds]
+
+
+def _choice(value: Any, allowed: Tuple[Any, ...], field: str) -> int:
+    if value not in allowed:
+        _bad(field, f"must be one of {list(allowed)}, got {value!r}")
+    return allowed.index(value)
+
+
+def _from_dict(game: Game, d: Dict[str, Any]) -> State:
+    cfg = game.config
+    n = cfg.players
+    unknown = sorted(set(d) - set(KEYS))
+    missing = [k for k in KEYS if k not in d and k not in OPTIONAL_KEYS]
+    if unknown:
+        _bad("keys", f"unknown key(s) {unknown}; the keys are {list(KEYS)}")
+    if missing:
+        _bad("keys", f"missing {missing}")
+    if d.get("game", spec.NAME) != spec.NAME:
+        _bad("game", f"must be {spec.NAME!r}, got {d['game']!r}")
+    if check_int(d["players"], "nice_buns state: players") != n:
+        _bad("players", f"this game has {n} players, got {d['players']}")
+    s = State(game, Rng(1))
+    s.phase = _choice(d["phase"], spec.PHASES, "phase")
+    s.turn = check_int(d["turn"], "nice_buns state: turn", 1, cfg.options["max_turns"])
+    s.roller = check_int(d["roller"], "nice_buns state: roller", 0, n - 1)
+
+    dice = d["dice"]
+    if not isinstance(dice, dict) or sorted(dice) != sorted(DICE):
+        _bad("dice", f"must be a dict with keys {list(DICE)}")
+    for i, die in enumerate(DICE):
+        entry = dice[die]
+        if not isinstance(entry, dict) or not set(entry) <= {"face", "shows"} or "face" not in entry:
+            _bad(f"dice.{die}", "must be a dict {'face': index, 'shows': name}")
+        s.dice[i] = check_int(entry["face"], f"nice_buns state: dice.{die}.face", 0, len(cfg.dice[i]) - 1)
+        if "shows" in entry and entry["shows"] != s.face(i).name:
+            _bad(f"dice.{die}.shows", f"face {s.dice[i]} shows {s.face(i).name!r}, got {entry['shows']!r}")
+
+    split_names = tuple(spec.split_name(m) for m in spec.SPLITS)
+    s.split = -1 if d["split"] is None else _choice(d["split"], split_names, "split")
+    if d["chooser_takes"] is None:
+        s.chooser_mask = -1
+    else:
+        if s.split < 0:
+            _bad("chooser_takes", "a group is taken only after the split")
+        m = spec.SPLITS[s.split]
+        groups = (spec.group_name(m), spec.group_name(7 ^ m))
+        s.chooser_mask = (m, 7 ^ m)[_choice(d["chooser_takes"], groups, "chooser_takes")]
+    s.die = _choice(d["die"], DICE + ("done",), "die")
+    s.draws_left = check_int(d["draws_left"], "nice_buns state: draws_left", 0, spec.MAX_DRAW)
+
+    cascade = d["cascade"]
+    if not isinstance(cascade, list) or len(cascade) > 2:
+        _bad("cascade", "must be a list of at most two seats")
+    s.cascade = [check_int(p, "nice_buns state: cascade[]", 0, n - 1) for p in cascade]
+    if len(set(s.cascade)) != len(s.cascade):
+        _bad("cascade", "a seat appears twice")
+
+    s.bag = _counts(d["bag"], KINDS, "bag")
+    s.tray = _counts(d["tray"], COLOURS, "tray")
+    seats = d["seats"]
+    if not isinstance(seats, list) or len(seats) != n:
+        _bad("seats", f"must be a list of {n} seats")
+    for p, seat in enumerate(seats):
+        where = f"seats[{p}]"
+        if not isinstance(seat, dict) or sorted(seat) != ["fish_on", "front", "plate"]:
+            _bad(where, "must be a dict with keys 'front', 'fish_on', 'plate'")
+        s.front[p] = _counts(seat["front"], KINDS, f"{where}.front")
+        s.fish_on[p] = -1 if seat["fish_on"] is None else _choice(seat["fish_on"], COLOURS, f"{where}.fish_on")
+        plate = seat["plate"]
+        if not isinstance(plate, list) or len(set(plate)) != len(plate):
+            _bad(f"{where}.plate", "must be a list of distinct colours")
+        for c in plate:
+            s.plates[p] |= 1 << _choice(c, COLOURS, f"{where}.plate")
+    s.winner = -1 if d["winner"] is None else check_int(d["winner"], "nice_buns state: winner", 0, n - 1)
+    rng = d["rng"]
+    if not isinstance(rng, list) or len(rng) != 4:
+        _bad("rng", "must be a list of four 64-bit words")
+    for w in rng:
+        check_int(w, "nice_buns state: rng[]", 0, (1 << 64) - 1)
+    try:
+        s.rng = Rng.from_state(rng)
+    except ValueError as e:
+        _bad("rng", str(e))
+
+    _check_conservation(s)
+    _check_position(s)
+    if "current_player" in d and d["current_player"] != s._current_player():
+        _bad("current_player", f"the position gives {s._current_player()}, got {d['current_player']!r}")
+    return s
+
+
+def _check_conservation(s: State) -> None:
+    """Every bun is in exactly one place: bag, tray, in front of a player, or on a plate."""
+    cfg = s.cfg
+    for k in range(NK):
+        total = s.bag[k] + sum(f[k] for f in s.front)
+        if k < NC:
+            total += s.tray[k] + cfg.set_size * sum(pl >> k & 1 for pl in s.plates)
+        expected = cfg.colour_counts[k] if k < NC else cfg.fish_heads
+        if total != expected:
+            _bad("bag/tray/seats", f"{KINDS[k]}: bag + tray + fronts + plates hold {total} buns, "
+                                   f"the game has {expected}")
+    if sum(s.tray) > cfg.tray_size:
+        _bad("tray", f"holds {sum(s.tray)} buns, at most {cfg.tray_size}")
+    if sum(s.tray) < cfg.tray_size and sum(s.bag[:NC]) > 0:
+        _bad("tray", "is short while the bag still holds coloured buns (NB-10: it refills at once)")
+
+
+def _stability_problem(s: State, p: int) -> Optional[str]:
+    """Why seat p is not at rest after its cascade (NB-7 to NB-9), or None."""
+    cfg = s.cfg
+    c = s.front[p]
+    fish, coloured = c[FISH], sum(c[:NC])
+    on = s.fish_on[p]
+    if fish == 0 or coloured == 0:
+        if on >= 0:
+            return "fish_on must be null without fish heads or without coloured buns"
+    elif on < 0 or c[on] != max(c[:NC]):
+        return "the fish heads must be on a largest set (NB-7)"
+    for k in range(NC):
+        if c[k] + (fish if on == k else 0) >= cfg.greedy_size:
+            return f"a {COLOURS[k]} set of {cfg.greedy_size} or more must have gone back (NB-8)"
+    if coloured == 0 and fish >= cfg.greedy_size:
+        return f"{cfg.greedy_size} or more fish heads must have gone back (NB-8)"
+    for k in range(NC):
+        if c[k] == cfg.set_size and s.plates[p] >> k & 1:
+            return f"a second {COLOURS[k]} set must have gone back (no doubles)"
+    if fish == 0 and not cfg.options["manual_plating"]:
+        for k in range(NC):
+            if c[k] == cfg.set_size:
+                return f"the {COLOURS[k]} set must have been plated (NB-9, automatic plating)"
+    return None
+
+
+def _check_position(s: State) -> None:
+    """Phase consistency: the state must be one the engine can rest in."""
+    cfg = s.cfg
+    ph = s.phase
+    won = [p for p in range(cfg.players) if bin(s.plates[p]).count("1") >= cfg.sets_to_win]
+    if len(won) > 1:
+        _bad("seats", f"seats {won} have all completed their plates")
+    if s.winner >= 0 and won != [s.winner]:
+        _bad("winner", f"seat {s.winner} has not completed a plate")
+    if won and s.winner < 0:
+        _bad("winner", f"seat {won[0]} has completed a plate, so the game is won")
+    if ph == OVER and s.winner < 0 and not (s.turn == cfg.options["max_turns"] and s.die == DONE):
+        _bad("phase", "a game is over when it is won or when the last turn (max_turns) is done")
+    if ph != OVER and s.winner >= 0:
+        _bad("phase", "a won game is over")
+    if ph in (SPLIT, CHOOSE):
+        if (s.split >= 0) != (ph == CHOOSE) or s.chooser_mask >= 0:
+            _bad("split", "set in the choose phase only; chooser_takes is null before the choice")
+        if s.die != 0 or s.draws_left:
+            _bad("die", "before the choice the die is 'small' and draws_left 0")
+    elif s.chooser_mask < 0:
+        _bad("chooser_takes", f"must be set in the {spec.PHASES[ph]} phase")
+    if ph in (FISH_PHASE, PLATE_PHASE):
+        if not s.cascade:
+            _bad("cascade", "the deciding seat is the first of the cascade")
+    elif s.cascade:
+        _bad("cascade", f"must be empty in the {spec.PHASES[ph]} phase")
+    # draws_left: only a draw die at the pointer has draws left, and at rest it has at least one
+    at_draw = s.die < DONE and s.face(s.die).action == DRAW
+    if ph in (FISH_PHASE, PLATE_PHASE) and at_draw:
+        if not 1 <= s.draws_left <= s.face(s.die).count:
+            _bad("draws_left", f"must be in [1, {s.face(s.die).count}] at the {DICE[s.die]} die")
+    elif ph == OVER and at_draw:
+        if s.draws_left > s.face(s.die).count:
+            _bad("draws_left", f"at most {s.face(s.die).count}")
+    elif s.draws_left:
+        _bad("draws_left", "must be 0 unless a draw die is still drawing")
+    if ph == ACT:
+        if s.die == DONE or s.face(s.die).action == DRAW:
+            _bad("die", "the act phase waits for a die that asks a decision (not a draw die)")
+    for p in range(cfg.players):
+        if p in s.cascade:
+            continue    # its cascade has not run yet (checked below if it is deciding now)
+        problem = _stability_problem(s, p)
+        if problem and not (ph == OVER and s.winner >= 0):
+            _bad(f"seats[{p}]", problem)
+    if ph == FISH_PHASE:
+        p = s.cascade[0]
+        c = s.front[p]
+        if cfg.options["fish_tiebreak"] != "owner":
+            _bad("phase", "the fish phase exists only with fish_tiebreak='owner'")
+        if c[FISH] == 0 or sum(c[:NC]) == 0 or s.fish_on[p] >= 0:
+            _bad(f"seats[{p}]", "a fish choice needs fish heads, coloured buns and fish_on null")
+        if sum(1 for k in range(NC) if c[k] == max(c[:NC])) < 2:
+            _bad(f"seats[{p}]", "a fish choice needs two or more tied largest sets")
+    if ph == PLATE_PHASE:
+        p = s.cascade[0]
+        if not cfg.options["manual_plating"]:
+            _bad("phase", "the plate phase exists only with manual_plating=True")
+        problem = _stability_problem(s, p)
+        if problem:
+            _bad(f"seats[{p}]", problem)
+        if s.front[p][FISH] or not any(s.front[p][k] == cfg.set_size and not s.plates[p] >> k & 1
+                                       for k in range(NC)):
+            _bad(f"seats[{p}]", "the plate phase needs no fish heads and a set to plate")
+    if ph == ACT and len(s._die_options()) < 2:
+        _bad("phase", "a die with fewer than two legal actions is resolved automatically; "
+                      "build the position one step earlier (e.g. in the choose phase)")
