@@ -30,4 +30,21 @@ def make(name: str, **options: Any):
     return _core.make(name, **options)
 
 
-__all__ = ["IllegalActionError", "TERMINAL", "__version__", "games", "make"]
+def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
+    """Plays ``n_games`` uniformly random games of ``game`` (a Game from ``make``) in C++.
+
+    Game i is dealt from ``derive_seed(seed, i)``: the results do not depend on ``threads``.
+    Returns ``(returns, lengths)``: float64 (n_games, players) and int64 (n_games,) arrays.
+    """
+    import importlib
+
+    from . import _batch
+    from ._common import check_int, check_seed
+
+    n_games = check_int(n_games, "n_games", 0, 1 << 40)
+    threads = check_int(threads, "threads", 1, 1024)
+    spec = importlib.import_module(f"dimsum.games.{game.name}")
+    return _batch.random_playouts(game.name, spec.config_ints(game.spec), n_games, check_seed(seed), threads)
+
+
+__all__ = ["IllegalActionError", "TERMINAL", "__version__", "games", "make", "random_playouts"]

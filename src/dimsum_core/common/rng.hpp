@@ -28,7 +28,8 @@ constexpr uint64_t derive_seed(uint64_t seed, uint64_t stream) noexcept {
 struct U128 { uint64_t hi, lo; };
 constexpr U128 mul_64x64(uint64_t a, uint64_t b) noexcept {
 #if defined(__SIZEOF_INT128__)
-  const unsigned __int128 m = static_cast<unsigned __int128>(a) * b;
+  __extension__ typedef unsigned __int128 u128;  // __extension__: allowed under -Wpedantic
+  const u128 m = static_cast<u128>(a) * b;
   return {static_cast<uint64_t>(m >> 64), static_cast<uint64_t>(m)};
 #else
   const uint64_t a_lo = a & 0xFFFFFFFFull, a_hi = a >> 32;

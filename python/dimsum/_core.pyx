@@ -1,0 +1,491 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True
+# distutils: language = c++
+"""The per-move API: one Game and one State class for every game, over the C++ core.
+
+Each game's rules live in C++ (src/dimsum_core/<game>/); each game's names, options and dict
+format live in Python (dimsum.games.<game>). This module only moves values across: a State
+holds the C++ state inline as bytes, and calls the game's GameApi function table. Nothing
+here knows any game's rules.
+"""
+
+cimport cython
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcmp, memcpy, memset
+
+import importlib
+import numbers
+
+from dimsum._common import TERMINAL, IllegalActionError, check_int, check_seed, describe_actions
+
+cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
+    ctypedef struct ConfigInfo:
+        int num_actions
+        int players
+        int observation_size
+        int num_fields
+        int max_game_length
+
+    ctypedef struct GameApi:
+        const char* name
+        uint16_t game_id
+        uint16_t state_version
+        uint32_t config_size
+        uint32_t state_size
+        bint (*config_from_ints)(const int64_t*, int, void*, char*, int) noexcept nogil
+        void (*config_info)(const void*, ConfigInfo*) noexcept nogil
+        void (*new_state)(const void*, void*, uint64_t) noexcept nogil
+        int (*current_player)(const void*) noexcept nogil
+        int (*legal_actions)(const void*, const void*, int16_t*) noexcept nogil
+        bint (*is_legal)(const void*, const void*, int) noexcept nogil
+        void (*apply)(const void*, void*, int) noexcept nogil
+        void (*returns)(const void*, const void*, double*) noexcept nogil
+        void (*observe)(const void*, const void*, int, float*) noexcept nogil
+        uint64_t (*hash)(const void*) noexcept nogil
+        uint64_t (*compute_hash)(const void*, const void*) noexcept nogil
+        int (*export_fields)(const void*, const void*, int64_t*) noexcept nogil
+        bint (*import_fields)(const void*, const int64_t*, int, void*, char*, int) noexcept nogil
+        bint (*validate)(const void*, const void*, char*, int) noexcept nogil
+        void (*resample)(const void*, const void*, int, uint64_t, void*) noexcept nogil
+
+    const GameApi* find_game(const char* name)
+
+cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
+    uint64_t splitmix64(uint64_t) noexcept nogil
+
+# A state lives inline in its Python object: no second allocation per clone.
+cdef enum:
+    MAX_STATE_WORDS = 128      # 1 KiB, more than any game's State (checked in Game.__init__)
+    MAX_ACTIONS = 1024         # legal-action scratch space (checked too)
+    MAX_PLAYERS = 8
+    ERR_LEN = 512
+    HEADER_WORDS = 3           # to_bytes header: see _write_header
+
+cdef bytes MAGIC = b"DSUM"
+cdef int BYTES_FORMAT = 1
+cdef object _np = None
+
+
+cdef object numpy():
+    """numpy, imported on first use: a top-level import made `import dimsum` 50x slower."""
+    global _np
+    if _np is None:
+        import numpy
+        _np = numpy
+    return _np
+
+
+# ---------------------------------------------------------------------------------------------
+
+cdef class Game:
+    """A configured game: rules, options, action space and observation layout.
+
+    Make it with ``dimsum.make(name, **options)``.
+    """
+
+    cdef const GameApi* api
+    cdef uint64_t* config
+    cdef readonly str name
+    cdef readonly int num_actions
+    cdef readonly int players
+    cdef readonly int max_game_length
+    cdef int observation_size
+    cdef int num_fields
+    cdef uint64_t fingerprint
+    cdef readonly object spec          # the Python-side Config (dimsum.games.<name>.Config)
+    cdef object module                 # dimsum.games.<name>
+    cdef object state_type
+
+    def __cinit__(self):
+        self.config = NULL
+
+    def __init__(self, str name, dict options):
+        cdef char err[ERR_LEN]
+        cdef ConfigInfo info
+        self.module = importlib.import_module(f"dimsum.games.{name}")
+        self.spec = self.module.make_config(**options)
+        self.api = find_game(name.encode())
+        if self.api == NULL:
+            raise ValueError(f"game {name!r} is not compiled into this build of dimsum")
+        if self.api.state_size > MAX_STATE_WORDS * 8:
+            raise AssertionError(f"{name}: State is {self.api.state_size} bytes, the binding holds {MAX_STATE_WORDS * 8}")
+        self.name = name
+        ints = self.module.config_ints(self.spec)
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(ints)) * sizeof(int64_t))
+        if values == NULL:
+            raise MemoryError()
+        self.fingerprint = 0x44494D53554D0001 ^ self.api.game_id
+        try:
+            for i, v in enumerate(ints):
+                values[i] = v
+                self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
+            self.config = <uint64_t*>PyMem_Malloc(self.api.config_size + 8)
+            if self.config == NULL:
+                raise MemoryError()
+            memset(self.config, 0, self.api.config_size)
+            if not self.api.config_from_ints(values, len(ints), self.config, err, ERR_LEN):
+                raise ValueError(err.decode())
+        finally:
+            PyMem_Free(values)
+        self.api.config_info(self.config, &info)
+        if info.num_actions != len(self.spec.action_space) or info.observation_size != self.spec.observation_shape[0]:
+            raise AssertionError(f"{name}: the C++ and Python configs disagree on the action or observation size")
+        if info.num_actions > MAX_ACTIONS or info.players > MAX_PLAYERS:
+            raise AssertionError(f"{name}: too many actions or players for the binding")
+        self.num_actions = info.num_actions
+        self.players = info.players
+        self.observation_size = info.observation_size
+        self.num_fields = info.num_fields
+        self.max_game_length = info.max_game_length
+        self.state_type = getattr(self.module, "STATE_CLASS", State)
+
+    def __dealloc__(self):
+        PyMem_Free(self.config)
+
+    # -- description ---------------------------------------------------------------------------
+    @property
+    def options(self):
+        return dict(self.spec.options)
+
+    @property
+    def observation_shape(self):
+        return tuple(self.spec.observation_shape)
+
+    @property
+    def observation_layout(self):
+        return self.spec.observation_layout
+
+    @property
+    def version(self):
+        """(state layout version, to_bytes format version)"""
+        return (self.api.state_version, BYTES_FORMAT)
+
+    @property
+    def min_return(self):
+        return self.spec.min_return
+
+    @property
+    def max_return(self):
+        return self.spec.max_return
+
+    @property
+    def state_size(self):
+        """Bytes of C++ state (the part to_bytes copies)."""
+        return self.api.state_size
+
+    def action_name(self, action):
+        return self.spec.action_space.name(action)
+
+    def parse_action(self, text):
+        return self.spec.action_space.parse(text)
+
+    def __repr__(self):
+        shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
+        return f"dimsum.make({self.name!r}, **{shown})"
+
+    def __reduce__(self):
+        return (_make_game, (self.name, dict(self.spec.options)))
+
+    def __eq__(self, other):
+        return isinstance(other, Game) and (<Game>other).name == self.name and (<Game>other).fingerprint == self.fingerprint
+
+    def __hash__(self):
+        return hash((self.name, self.fingerprint))
+
+    # -- states --------------------------------------------------------------------------------
+    def new_state(self, seed=0):
+        """The opening position dealt from ``seed`` (an int in [0, 2**64))."""
+        cdef uint64_t s = check_seed(seed)
+        cdef State state = self._blank_state()
+        self.api.new_state(self.config, state.buf, s)
+        return state
+
+    cdef State _blank_state(self):
+        cdef State state = <State>self.state_type.__new__(self.state_type)
+        state.game = self
+        state._hist = None
+        state._hist_len = 0
+        return state
+
+    def state_from_bytes(self, data):
+        """The state ``to_bytes`` wrote; ValueError if it is corrupt or from another config."""
+        cdef const unsigned char[::1] view
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            view = memoryview(data).cast("B")
+        else:
+            raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
+        cdef Py_ssize_t expected = HEADER_WORDS * 8 + self.api.state_size
+        if view.shape[0] != expected:
+            raise ValueError(f"{self.name} state bytes must be {expected} long, got {view.shape[0]}")
+        cdef uint64_t header[HEADER_WORDS]
+        memcpy(header, &view[0], HEADER_WORDS * 8)
+        if memcmp(header, <const char*>MAGIC, 4) != 0:
+            raise ValueError("not a dimsum state (bad magic)")
+        cdef uint16_t* h16 = <uint16_t*>header
+        if h16[2] != BYTES_FORMAT or h16[3] != self.api.game_id:
+            raise ValueError(f"these bytes are not a {self.name} state of format {BYTES_FORMAT}")
+        if (<uint32_t*>header)[2] != self.api.state_version or (<uint32_t*>header)[3] != self.api.state_size:
+            raise ValueError(f"these bytes hold a {self.name} state of another version")
+        if header[2] != self.fingerprint:
+            raise ValueError("these bytes are a state of a differently configured game (other options or data)")
+        cdef State state = self._blank_state()
+        memcpy(state.buf, &view[HEADER_WORDS * 8], self.api.state_size)
+        state._check_valid()
+        return state
+
+    def state_from_dict(self, d):
+        """A state from its readable dict, validated field by field."""
+        if not isinstance(d, dict):
+            raise TypeError(f"state_from_dict takes a dict, got {type(d).__name__}")
+        ints = self.module.fields_from_dict(self.spec, d)
+        cdef State state = self._blank_state()
+        cdef char err[ERR_LEN]
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(ints)) * sizeof(int64_t))
+        if values == NULL:
+            raise MemoryError()
+        try:
+            for i, v in enumerate(ints):
+                values[i] = v
+            if not self.api.import_fields(self.config, values, len(ints), state.buf, err, ERR_LEN):
+                raise ValueError(err.decode())
+        finally:
+            PyMem_Free(values)
+        return state
+
+
+def _make_game(name, options):
+    return Game(name, options)
+
+
+def make(str name, **options):
+    return Game(name, options)
+
+
+# ---------------------------------------------------------------------------------------------
+
+cdef class State:
+    """A position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    cdef Game game
+    cdef object _hist           # the history as a chain (previous, action): clone shares it
+    cdef Py_ssize_t _hist_len
+    cdef uint64_t buf[MAX_STATE_WORDS]
+
+    def __init__(self):
+        raise TypeError("states come from game.new_state(seed), state_from_bytes or state_from_dict")
+
+    @property
+    def game(self):
+        return self.game
+
+    @property
+    def current_player(self):
+        return self.game.api.current_player(self.buf)
+
+    @property
+    def is_terminal(self):
+        return self.game.api.current_player(self.buf) < 0
+
+    @property
+    def hash(self):
+        """64-bit Zobrist key of the position (the RNG state is not part of it)."""
+        return self.game.api.hash(self.buf)
+
+    def legal_actions(self):
+        """The legal actions, sorted; empty when the game is over."""
+        cdef int16_t actions[MAX_ACTIONS]
+        cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
+        return [actions[i] for i in range(n)]
+
+    def legal_mask(self):
+        """A bool array of shape (num_actions,), True where the action is legal."""
+        cdef int16_t actions[MAX_ACTIONS]
+        cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
+        mask = bytearray(self.game.num_actions)
+        cdef unsigned char* m = mask
+        for i in range(n):
+            m[actions[i]] = 1
+        return numpy().frombuffer(mask, dtype=numpy().bool_)
+
+    def is_legal(self, action):
+        cdef int a
+        try:
+            a = _as_action(action, self.game.num_actions)
+        except ValueError:
+            return False
+        return self.game.api.is_legal(self.game.config, self.buf, a)
+
+    def apply(self, action):
+        """Plays ``action``. IllegalActionError (a ValueError) if it is not legal: state unchanged."""
+        cdef int a = _as_action(action, self.game.num_actions)
+        cdef Game g = self.game
+        if not g.api.is_legal(g.config, self.buf, a):
+            raise IllegalActionError(self._illegal_message(a))
+        g.api.apply(g.config, self.buf, a)
+        self._hist = (self._hist, a)
+        self._hist_len += 1
+
+    cdef str _illegal_message(self, int a):
+        g = self.game
+        if self.is_terminal:
+            return f"action {a} ({g.action_name(a)}): the game is over"
+        return (f"action {a} ({g.action_name(a)}) is not legal for player {self.current_player} now; "
+                f"legal: {describe_actions(g.spec.action_space, self.legal_actions())}")
+
+    def returns(self):
+        """One return per player: final results once terminal (see the game's reward option)."""
+        cdef double out[MAX_PLAYERS]
+        self.game.api.returns(self.game.config, self.buf, out)
+        return tuple([out[p] for p in range(self.game.players)])
+
+    def observation(self, player, out=None):
+        """float32 array of game.observation_shape: what ``player`` may see. Fills ``out`` if given."""
+        cdef int p = check_int(player, "player", 0, self.game.players - 1)
+        if out is None:
+            out = numpy().empty(self.game.observation_size, dtype=numpy().float32)
+        cdef Py_buffer view
+        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+        try:
+            if view.itemsize != 4 or not _is_float32_format(view.format):
+                raise TypeError("observation(out=...) needs a writable C-contiguous float32 buffer")
+            if view.len != 4 * self.game.observation_size:
+                raise ValueError(f"observation(out=...) needs {self.game.observation_size} float32 values, "
+                                 f"got {view.len // 4}")
+            self.game.api.observe(self.game.config, self.buf, p, <float*>view.buf)
+        finally:
+            PyBuffer_Release(&view)
+        return out
+
+    def clone(self):
+        cdef State s = self.game._blank_state()
+        memcpy(s.buf, self.buf, self.game.api.state_size)
+        s._hist = self._hist
+        s._hist_len = self._hist_len
+        return s
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    @property
+    def history(self):
+        """Actions applied since new_state (or since the state was rebuilt from bytes or a dict)."""
+        out = [0] * self._hist_len
+        node = self._hist
+        cdef Py_ssize_t i = self._hist_len
+        while node is not None:
+            i -= 1
+            out[i] = node[1]
+            node = node[0]
+        return out
+
+    # -- serialization -------------------------------------------------------------------------
+    def to_bytes(self):
+        """Header (magic, format, game, version, size, config fingerprint) + the state's bytes."""
+        cdef Game g = self.game
+        cdef Py_ssize_t n = HEADER_WORDS * 8 + g.api.state_size
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+        cdef char* p = PyBytes_AS_STRING(out)
+        cdef uint64_t header[HEADER_WORDS]
+        memcpy(header, <const char*>MAGIC, 4)
+        (<uint16_t*>header)[2] = BYTES_FORMAT
+        (<uint16_t*>header)[3] = g.api.game_id
+        (<uint32_t*>header)[2] = g.api.state_version
+        (<uint32_t*>header)[3] = g.api.state_size
+        header[2] = g.fingerprint
+        memcpy(p, header, HEADER_WORDS * 8)
+        memcpy(p + HEADER_WORDS * 8, self.buf, g.api.state_size)
+        return out
+
+    def __reduce__(self):
+        return (_restore_state, (self.game, self.to_bytes(), tuple(self.history)))
+
+    cdef list _fields(self):
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(self.game.num_fields * sizeof(int64_t))
+        if values == NULL:
+            raise MemoryError()
+        try:
+            n = self.game.api.export_fields(self.game.config, self.buf, values)
+            return [values[i] for i in range(n)]
+        finally:
+            PyMem_Free(values)
+
+    def to_dict(self):
+        """The readable form of the position (see docs/rules/<game>.md); state_from_dict reads it."""
+        return self.game.module.dict_from_fields(self.game.spec, self._fields())
+
+    cdef _check_valid(self):
+        cdef char err[ERR_LEN]
+        if not self.game.api.validate(self.game.config, self.buf, err, ERR_LEN):
+            raise ValueError(err.decode())
+        if self.game.api.compute_hash(self.game.config, self.buf) != self.game.api.hash(self.buf):
+            raise ValueError(f"{self.game.name} state: the stored hash does not match the position (corrupt bytes)")
+
+    def check(self):
+        """Validates this state's invariants and hash (ValueError if broken); for tests and tools."""
+        self._check_valid()
+
+    def resample(self, player, seed):
+        """A full state consistent with everything ``player`` has seen; hidden parts redrawn from seed."""
+        cdef int p = check_int(player, "player", 0, self.game.players - 1)
+        cdef uint64_t s = check_seed(seed)
+        cdef State out = self.game._blank_state()
+        self.game.api.resample(self.game.config, self.buf, p, s, out.buf)
+        return out
+
+    def action_name(self, action):
+        return self.game.spec.action_space.name(action)
+
+    def parse_action(self, text):
+        return self.game.spec.action_space.parse(text)
+
+    # -- comparisons and display ---------------------------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, State) or (<State>other).game != self.game:
+            return NotImplemented
+        return memcmp(self.buf, (<State>other).buf, self.game.api.state_size) == 0
+
+    __hash__ = None  # mutable; use state.hash for the position key
+
+    def __str__(self):
+        return self.game.module.render(self.to_dict())
+
+    def __repr__(self):
+        return f"<{self.game.name} state, player {self.current_player} to act, hash {self.hash:016x}>"
+
+
+def _restore_state(Game game, bytes data, tuple history):
+    cdef State s = game.state_from_bytes(data)
+    for a in history:
+        s._hist = (s._hist, a)
+    s._hist_len = len(history)
+    return s
+
+
+cdef bint _is_float32_format(const char* fmt) noexcept:
+    if fmt == NULL:
+        return False
+    if fmt[0] == b'<' or fmt[0] == b'=' or fmt[0] == b'@':
+        fmt += 1
+    return fmt[0] == b'f' and fmt[1] == 0
+
+
+cdef inline int _as_action(object action, int num_actions) except? -1:
+    """An action int from a Python value, or TypeError/IllegalActionError saying what is allowed."""
+    cdef long a
+    if type(action) is int:
+        try:
+            a = action
+        except OverflowError:
+            raise IllegalActionError(f"action {action} is out of range: actions are 0..{num_actions - 1}") from None
+    elif isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        a = int(action)
+    else:
+        raise TypeError(f"an action is an int in [0, {num_actions}), got {type(action).__name__} {action!r:.40}")
+    if a < 0 or a >= num_actions:
+        raise IllegalActionError(f"action {a} is out of range: actions are 0..{num_actions - 1}")
+    return <int>a

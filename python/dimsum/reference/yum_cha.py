@@ -1,0 +1,311 @@
+"""Yum Cha, the reference engine: the rulebook and docs/rules/yum_cha.md, written for reading.
+
+A hand, the centre and the deck are lists of counts indexed by card type (see
+dimsum.games.yum_cha). Randomness, in the order it is consumed:
+
+1. new game: the round-1 starter, ``rng.bounded(players)`` (unless ``first_player`` is set);
+2. every deal (each round): seat 0's ten cards, then seat 1's ..., each card
+   ``rng.draw_index(deck)``;
+3. every draw from the deck: ``rng.draw_index(deck)``.
+
+The deck is a multiset drawn from uniformly, not a shuffled list: the same distribution,
+and it makes resampling natural.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from .._common import TERMINAL, check_int, check_seed
+from ..games import yum_cha as spec
+from ..games.yum_cha_dict import state_fields_from_dict, state_to_dict
+from ._base import ReferenceGame, ReferenceState
+from .rng import Rng
+
+DRAW, DISCARD, OVER = "draw", "discard", "over"
+
+
+# ---------------------------------------------------------------------------------------------
+# Hands: what is a complete hand, what do takeaway cards score
+
+def _tier_counts(config: spec.Config, hand: List[int]) -> List[List[int]]:
+    """The counts of each tier's dim sum in ``hand``, one list per tier."""
+    per_tier: List[List[int]] = [[] for _ in config.tier_names]
+    for t in config.types:
+        if t.kind == spec.KIND_DIM_SUM:
+            per_tier[t.tier].append(hand[t.index])
+    return per_tier
+
+
+def max_distinct_triples(counts: List[int]) -> int:
+    """How many disjoint sets of three *different* dim sum these counts can make.
+
+    g sets are possible exactly when every name can give at most one card to each set and
+    there are enough cards: sum(min(c, g)) >= 3g.
+    """
+    g = sum(counts) // 3
+    while g > 0 and sum(min(c, g) for c in counts) < 3 * g:
+        g -= 1
+    return g
+
+
+def is_complete_hand(config: spec.Config, hand: List[int]) -> bool:
+    """YC-6: exactly 11 cards, three sets of three different dim sum of one tier, one tea pair."""
+    if sum(hand) != spec.HAND_SIZE + 1:
+        return False
+    tea_counts = [hand[t.index] for t in config.types if t.kind == spec.KIND_TEA]
+    takeaways = sum(hand[t.index] for t in config.types if t.kind == spec.KIND_TAKEAWAY)
+    if takeaways or sorted(c for c in tea_counts if c) != [2]:
+        return False
+    # every dim sum card must sit in a set: each tier's cards split into sets of three names
+    return all(sum(c) % 3 == 0 and max_distinct_triples(c) == sum(c) // 3
+               for c in _tier_counts(config, hand))
+
+
+def declarer_score(config: spec.Config, hand: List[int]) -> int:
+    """YC-7: (sum of set points) x (the tea pair's multiplier)."""
+    set_points = sum(config.tier_points[tier] * (sum(c) // 3)
+                     for tier, c in enumerate(_tier_counts(config, hand)))
+    multiplier = next(t.value for t in config.types if t.kind == spec.KIND_TEA and hand[t.index] == 2)
+    return set_points * multiplier
+
+
+def takeaway_score(config: spec.Config, hand: List[int]) -> int:
+    """YC-8: each takeaway card claims one separate set, worth its tier's points, no multiplier.
+
+    The best assignment: sets of the highest-scoring tiers first (tiers are independent, and
+    each set costs one takeaway card, so greedy by points is optimal).
+    """
+    takeaways = sum(hand[t.index] for t in config.types if t.kind == spec.KIND_TAKEAWAY)
+    available = [(config.tier_points[tier], max_distinct_triples(c))
+                 for tier, c in enumerate(_tier_counts(config, hand))]
+    score = 0
+    for points, sets in sorted(available, key=lambda ps: -ps[0]):  # stable: tier order on ties
+        used = min(takeaways, sets)
+        score += used * points
+        takeaways -= used
+    return score
+
+
+# ---------------------------------------------------------------------------------------------
+
+class Game(ReferenceGame):
+    name = spec.NAME
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(spec.make_config(**options))
+
+    def new_state(self, seed: int = 0) -> "State":
+        state = State(self, Rng(check_seed(seed)))
+        cfg = self.config
+        first = cfg.options["first_player"]
+        state.starter = state.rng.bounded(cfg.players) if first is None else first
+        state._start_round()
+        return state
+
+    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
+        state = State(self, Rng(1))
+        for key, value in state_fields_from_dict(self.config, d).items():
+            setattr(state, key, Rng.from_state(value) if key == "rng" else value)
+        return state
+
+
+class State(ReferenceState):
+    def __init__(self, game: Game, rng: Rng) -> None:
+        super().__init__(game)
+        cfg = game.config
+        n, T = cfg.players, cfg.num_types
+        self.cfg = cfg
+        self.rng = rng
+        self.round = 0
+        self.phase = DRAW
+        self.current = 0
+        self.starter = 0
+        self.turn = 0
+        self.hands = [[0] * T for _ in range(n)]
+        self.known = [[0] * T for _ in range(n)]     # YC-14: cards others saw p take from the centre
+        self.centre = [0] * T
+        self.deck = cfg.full_deck
+        self.last_taken = -1                         # type taken from the centre this turn
+        self.last_discard = -1
+        self.scores = [0] * n
+        self.declarations = [0] * n
+        self.best_round = [0] * n
+        self.last_round = [0] * n
+        self.last_declarer = -1
+
+    # -- rounds ---------------------------------------------------------------------------------
+    def _start_round(self) -> None:
+        """YC-12: gather every card, reshuffle, deal ten to each player; the starter draws first."""
+        cfg = self.cfg
+        self.deck = cfg.full_deck
+        self.centre = [0] * cfg.num_types
+        self.hands = [[0] * cfg.num_types for _ in range(cfg.players)]
+        self.known = [[0] * cfg.num_types for _ in range(cfg.players)]
+        for p in range(cfg.players):
+            for _ in range(spec.HAND_SIZE):
+                t = self.rng.draw_index(self.deck)
+                self.deck[t] -= 1
+                self.hands[p][t] += 1
+        self.phase, self.current, self.turn = DRAW, self.starter, 0
+        self.last_taken = self.last_discard = -1
+
+    def _end_round(self, declarer: int) -> None:
+        """Score the round (declarer = -1: a washout), then deal the next or end the game."""
+        cfg = self.cfg
+        for p in range(cfg.players):
+            if p == declarer:
+                points = declarer_score(cfg, self.hands[p])
+                self.declarations[p] += 1
+            else:
+                points = takeaway_score(cfg, self.hands[p])
+            self.last_round[p] = points
+            self.scores[p] += points
+            self.best_round[p] = max(self.best_round[p], points)
+        self.last_declarer = declarer
+        self.round += 1
+        if self.round == cfg.options["rounds"]:
+            self.phase, self.current, self.last_taken = OVER, TERMINAL, -1
+            return
+        # YC-11: the winner starts the next round; after a washout, the starter's left neighbour
+        self.starter = declarer if declarer >= 0 else (self.starter + 1) % cfg.players
+        self._start_round()
+
+    def _end_turn(self) -> None:
+        """After a discard: deck-out (YC-9) and the turn cap (YC-10), then the next player."""
+        cfg = self.cfg
+        self.turn += 1
+        self.last_taken = -1
+        if sum(self.deck) == 0:
+            policy = cfg.options["deck_out"]
+            if policy == "washout":
+                return self._end_round(-1)
+            if policy == "reshuffle_centre":
+                # everything in the centre but the card just discarded becomes the new deck
+                for t, c in enumerate(self.centre):
+                    keep = 1 if t == self.last_discard else 0
+                    self.deck[t] += c - keep
+                    self.centre[t] = keep
+        if self.turn >= cfg.options["max_turns_per_round"]:
+            return self._end_round(-1)
+        self.current = (self.current + 1) % cfg.players
+        self.phase = DRAW
+
+    # -- the API --------------------------------------------------------------------------------
+    def _current_player(self) -> int:
+        return self.current
+
+    def _legal_actions(self) -> List[int]:
+        cfg = self.cfg
+        hand = self.hands[self.current]
+        if self.phase == DRAW:
+            # YC-1: the deck, or any card of the centre
+            actions = [cfg.draw_action] if sum(self.deck) else []
+            return actions + [cfg.take_action(t) for t in range(cfg.num_types) if self.centre[t]]
+        held = [t for t in range(cfg.num_types) if hand[t]]
+        if cfg.options["forbid_immediate_return"] and self.last_taken in held and len(held) > 1:
+            held.remove(self.last_taken)                     # YC-3
+        actions = [cfg.discard_action(t) for t in held]
+        if is_complete_hand(cfg, hand):
+            actions.append(cfg.declare_action)               # YC-4, YC-5
+        return actions
+
+    def _apply(self, action: int) -> None:
+        cfg = self.cfg
+        p = self.current
+        hand = self.hands[p]
+        if self.phase == DRAW:
+            if action == cfg.draw_action:
+                t = self.rng.draw_index(self.deck)
+                self.deck[t] -= 1
+            else:
+                t = action - cfg.take_action(0)
+                self.centre[t] -= 1
+                self.known[p][t] += 1
+                self.last_taken = t
+            hand[t] += 1
+            self.phase = DISCARD
+            if cfg.options["auto_declare"] and is_complete_hand(cfg, hand):
+                self._end_round(p)
+        elif action == cfg.declare_action:
+            self._end_round(p)
+        else:
+            t = action - cfg.discard_action(0)
+            hand[t] -= 1
+            self.known[p][t] = max(0, self.known[p][t] - 1)   # the others can no longer be sure
+            self.centre[t] += 1
+            self.last_discard = t
+            self._end_turn()
+
+    def _returns(self) -> Tuple[float, ...]:
+        cfg = self.cfg
+        if cfg.options["reward"] == "score":
+            return tuple(float(s) for s in self.scores)
+        if self.phase != OVER:
+            return tuple(0.0 for _ in self.scores)
+        winners = self.winners()
+        return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(cfg.players))
+
+    def winners(self) -> List[int]:
+        """YC-13: the highest total pays the bill; ties shared, or broken by the tie_break option."""
+        def key(p: int) -> Tuple[int, ...]:
+            if self.cfg.options["tie_break"] == "share":
+                return (self.scores[p],)
+            return (self.scores[p], self.declarations[p], self.best_round[p])
+
+        best = max(key(p) for p in range(self.cfg.players))
+        return [p for p in range(self.cfg.players) if key(p) == best]
+
+    def observation(self, player: int) -> List[float]:
+        cfg = self.cfg
+        n, T = cfg.players, cfg.num_types
+        player = check_int(player, "player", 0, n - 1)
+        seats = [(player + k) % n for k in range(n)]        # my seat first
+        obs: List[float] = []
+        obs += self.hands[player]
+        obs += self.centre
+        for other in seats[1:]:
+            obs += self.known[other]
+        obs += [sum(self.hands[s]) for s in seats]
+        obs.append(sum(self.deck))
+        obs += [self.scores[s] for s in seats]
+        obs += [1 if r == self.round else 0 for r in range(cfg.options["rounds"])]
+        obs += [self.phase == DRAW, self.phase == DISCARD]
+        obs += [1 if s == self.current else 0 for s in seats]
+        obs += [1 if t == self.last_taken else 0 for t in range(T)]
+        obs.append(self.turn)
+        return [float(v) for v in obs]
+
+    def resample(self, player: int, seed: int) -> "State":
+        """A state consistent with all ``player`` has seen: the unseen cards dealt anew.
+
+        ``player`` knows their own hand, the centre, every hand size, and the cards each other
+        player took from the centre and still holds. Everything else (the deck and the rest of
+        the other hands) is one pool, dealt anew: seat by seat, then the rest is the deck.
+        """
+        cfg = self.cfg
+        player = check_int(player, "player", 0, cfg.players - 1)
+        new = self.clone()
+        new.rng = Rng(check_seed(seed))
+        pool = list(self.deck)
+        for p in range(cfg.players):
+            if p != player:
+                for t in range(cfg.num_types):
+                    pool[t] += self.hands[p][t] - self.known[p][t]
+        for p in range(cfg.players):
+            if p == player:
+                continue
+            hand = list(self.known[p])
+            for _ in range(sum(self.hands[p]) - sum(self.known[p])):
+                t = new.rng.draw_index(pool)
+                pool[t] -= 1
+                hand[t] += 1
+            new.hands[p] = hand
+        new.deck = pool
+        return new
+
+    def to_dict(self) -> Dict[str, Any]:
+        return state_to_dict(self)
+
+    def __str__(self) -> str:
+        return spec.render(self.to_dict())

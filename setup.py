@@ -1,0 +1,73 @@
+"""Builds the two extension modules over one static library of the C++ core.
+
+- dimsum._core  (Cython): the per-move API, called millions of times from Python.
+- dimsum._batch (pybind11): the batch engine and playout driver, called once per batch.
+The core (src/dimsum_core/**/*.cpp) is compiled once, into libdimsum_core, and linked into
+both. Environment: DIMSUM_WERROR=1 turns warnings in the core into errors (CI does);
+DIMSUM_BUILD_JOBS=N compiles extensions in parallel.
+"""
+
+import os
+import sys
+from glob import glob
+
+import pybind11
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORE = os.path.join("src", "dimsum_core")
+MSVC = sys.platform == "win32"
+
+core_sources = sorted(glob(os.path.join(CORE, "**", "*.cpp"), recursive=True))
+
+if MSVC:
+    cxx_flags = ["/std:c++20", "/O2", "/W4", "/permissive-", "/EHsc"]
+    core_flags = cxx_flags + (["/WX"] if os.environ.get("DIMSUM_WERROR") == "1" else [])
+else:
+    cxx_flags = ["-std=c++20", "-O3", "-fvisibility=hidden"]
+    core_flags = cxx_flags + ["-Wall", "-Wextra", "-Wpedantic"]
+    if os.environ.get("DIMSUM_WERROR") == "1":
+        core_flags.append("-Werror")
+    if sys.platform == "darwin":
+        cxx_flags.append("-mmacosx-version-min=11.0")
+        core_flags.append("-mmacosx-version-min=11.0")
+
+core_library = ("dimsum_core", {"sources": core_sources, "include_dirs": ["src"], "cflags": core_flags})
+
+extensions = [
+    Extension(
+        "dimsum._core",
+        sources=[os.path.join("python", "dimsum", "_core.pyx")],
+        include_dirs=["src"],
+        language="c++",
+        extra_compile_args=cxx_flags,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    ),
+    Extension(
+        "dimsum._batch",
+        sources=[os.path.join("python", "dimsum", "_batch.cpp")],
+        include_dirs=["src", pybind11.get_include()],
+        language="c++",
+        extra_compile_args=cxx_flags,
+    ),
+]
+
+
+class BuildExt(build_ext):
+    def finalize_options(self):
+        super().finalize_options()
+        jobs = os.environ.get("DIMSUM_BUILD_JOBS")
+        if jobs and not self.parallel:
+            self.parallel = int(jobs)
+
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives={"language_level": "3", "freethreading_compatible": True},
+    ),
+    libraries=[core_library],
+    cmdclass={"build_ext": BuildExt},
+)

@@ -1,0 +1,59 @@
+// Bit helpers shared by every game: iterate set bits, and 64 four-bit counts in 256 bits.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace dimsum {
+
+// Calls f(index) for each set bit of `mask`, lowest first (a fixed order: results never
+// depend on iteration order).
+template <typename F>
+inline void for_each_bit(uint64_t mask, F&& f) {
+  while (mask) {
+    f(std::countr_zero(mask));
+    mask &= mask - 1;
+  }
+}
+
+inline constexpr uint64_t kLowNibbleBits = 0x1111111111111111ull;
+
+// A multiset over up to 64 kinds with at most 15 of each: four bits a kind, sixteen kinds a
+// word. A hand of cards is one of these; adding a card is one add, and the kinds present
+// are a mask computed in a few operations, not a loop over kinds.
+struct Counts64 {
+  uint64_t w[4];
+
+  static constexpr int shift(int kind) { return (kind & 15) * 4; }
+  constexpr int get(int kind) const { return static_cast<int>((w[kind >> 4] >> shift(kind)) & 15u); }
+  constexpr void add(int kind) { w[kind >> 4] += 1ull << shift(kind); }
+  constexpr void sub(int kind) { w[kind >> 4] -= 1ull << shift(kind); }
+  constexpr void set(int kind, int count) {
+    w[kind >> 4] = (w[kind >> 4] & ~(15ull << shift(kind))) | (static_cast<uint64_t>(count) << shift(kind));
+  }
+  constexpr void clear() { w[0] = w[1] = w[2] = w[3] = 0; }
+  constexpr bool empty() const { return (w[0] | w[1] | w[2] | w[3]) == 0; }
+
+  // Bit 4k of the result is set when kind 16*word + k is present.
+  static constexpr uint64_t present_nibbles(uint64_t x) {
+    return (x | (x >> 1) | (x >> 2) | (x >> 3)) & kLowNibbleBits;
+  }
+  // Calls f(kind) for every kind present, in increasing order.
+  template <typename F>
+  void for_each_present(F&& f) const {
+    for (int word = 0; word < 4; ++word)
+      for_each_bit(present_nibbles(w[word]), [&](int bit) { f(word * 16 + bit / 4); });
+  }
+  // Number of items (sum of all counts).
+  static constexpr int sum_word(uint64_t x) {
+    const uint64_t bytes = (x & 0x0F0F0F0F0F0F0F0Full) + ((x >> 4) & 0x0F0F0F0F0F0F0F0Full);
+    return static_cast<int>((bytes * 0x0101010101010101ull) >> 56);
+  }
+  constexpr int total() const { return sum_word(w[0]) + sum_word(w[1]) + sum_word(w[2]) + sum_word(w[3]); }
+
+  friend constexpr bool operator==(const Counts64& a, const Counts64& b) {
+    return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2] && a.w[3] == b.w[3];
+  }
+};
+
+}  // namespace dimsum

@@ -1,0 +1,90 @@
+// Yum Cha: config, state and the rules' entry points. docs/rules/yum_cha.md is the spec;
+// python/dimsum/reference/yum_cha.py is the readable oracle this must agree with step by step.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../common/bits.hpp"
+#include "../common/game_api.hpp"
+#include "../common/rng.hpp"
+
+namespace dimsum::yum_cha {
+
+inline constexpr int kMaxPlayers = 6;
+inline constexpr int kMaxTypes = 64;   // a collection is a Counts64
+inline constexpr int kMaxTiers = 16;
+inline constexpr int kMaxRounds = 16;
+inline constexpr int kHandSize = 10;   // rulebook: hand limit of 10; 11 held between draw and discard
+inline constexpr int kConfigFormat = 1;
+
+enum Kind : uint8_t { kDimSum = 0, kTea = 1, kTakeaway = 2 };
+enum DeckOut : uint8_t { kWashout = 0, kReshuffleCentre = 1, kCentreOnly = 2 };
+enum Phase : int8_t { kDraw = 0, kDiscard = 1, kOver = 2 };
+
+struct Config {
+  int8_t players, rounds, first_player, num_types, num_tiers;
+  bool auto_declare, forbid_immediate_return;
+  uint8_t deck_out, tie_break, reward;   // tie_break: 0 share, 1 declarations then best round
+  int16_t max_turns;                     // reward: 0 win_share, 1 score
+  int16_t total_cards;
+  uint8_t kind[kMaxTypes], tier[kMaxTypes], value[kMaxTypes], copies[kMaxTypes];
+  uint8_t tier_points[kMaxTiers], tier_first[kMaxTiers], tier_end[kMaxTiers];  // types [first, end)
+  uint8_t tiers_by_points[kMaxTiers];    // tier indices, highest points first (stable)
+  uint8_t num_teas, tea_first;           // teas are types [tea_first, tea_first + num_teas)
+  int8_t takeaway_type;                  // -1 if the deck has none
+  Counts64 full_deck;
+  // the action space: 0 draw, 1+t take t, 1+T+t discard t, 1+2T declare
+  int16_t num_actions, observation_size;
+
+  constexpr int take_action(int t) const { return 1 + t; }
+  constexpr int discard_action(int t) const { return 1 + num_types + t; }
+  constexpr int declare_action() const { return 1 + 2 * num_types; }
+};
+
+struct State {
+  Rng rng;
+  uint64_t hash;
+  Counts64 hands[kMaxPlayers];
+  Counts64 known[kMaxPlayers];  // YC-14: what the others saw p take from the centre
+  Counts64 centre, deck;
+  int16_t scores[kMaxPlayers], best_round[kMaxPlayers], last_round[kMaxPlayers];
+  uint8_t declarations[kMaxPlayers], hand_size[kMaxPlayers];
+  uint16_t turn;
+  uint8_t deck_size, centre_size;
+  int8_t round, phase, current, starter, last_taken, last_discard, last_declarer;
+  uint8_t reserved_[5];  // always zero: no padding, so equal states have equal bytes
+};
+static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
+
+// The traits struct make_api<> turns into a GameApi.
+struct Engine {
+  using Config = yum_cha::Config;
+  using State = yum_cha::State;
+  static constexpr const char* kName = "yum_cha";
+  static constexpr uint16_t kGameId = 3;
+  static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxActions = 2 + 2 * kMaxTypes;
+
+  static bool config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen);
+  static ConfigInfo config_info(const Config& c);
+  static void new_state(const Config& c, State& s, uint64_t seed);
+  static int current_player(const State& s) { return s.current; }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
+  static bool is_legal(const Config& c, const State& s, int action);
+  static void apply(const Config& c, State& s, int action);
+  static void returns(const Config& c, const State& s, double* out);
+  static void observe(const Config& c, const State& s, int player, float* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  static int export_fields(const Config& c, const State& s, int64_t* out);
+  static bool import_fields(const Config& c, const int64_t* v, int n, State& s, char* err, int errlen);
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
+  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+};
+
+// Hand arithmetic (scoring.cpp), exposed for tests and bots.
+bool is_complete_hand(const Config& c, const Counts64& hand, int hand_size);
+int declarer_score(const Config& c, const Counts64& hand);
+int takeaway_score(const Config& c, const Counts64& hand);
+
+}  // namespace dimsum::yum_cha

@@ -1,0 +1,212 @@
+// Yum Cha's rules: the deal, a turn (draw, then discard or declare), the end of a turn,
+// the end of a round and of the game. Rule ids (YC-n) refer to docs/rules/yum_cha.md.
+#include <algorithm>
+
+#include "../common/chance.hpp"
+#include "engine.hpp"
+#include "hashing.hpp"
+
+namespace dimsum::yum_cha {
+namespace {
+
+void deal_card(State& s, int player) {
+  const int t = draw_kind(s.rng, s.deck, s.deck_size);
+  s.deck.sub(t);
+  --s.deck_size;
+  add_card(s, player, s.hands[player], t);
+  ++s.hand_size[player];
+}
+
+// YC-12: gather every card, reshuffle, deal ten to each player; the starter draws first.
+void start_round(const Config& c, State& s) {
+  s.deck = c.full_deck;
+  s.deck_size = static_cast<uint8_t>(c.total_cards);
+  s.centre.clear();
+  s.centre_size = 0;
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    s.hands[p].clear();
+    s.known[p].clear();
+    s.hand_size[p] = 0;
+  }
+  s.phase = kDraw;
+  s.current = s.starter;
+  s.turn = 0;
+  s.last_taken = s.last_discard = -1;
+  s.hash = 0;
+  for (int p = 0; p < c.players; ++p)
+    for (int k = 0; k < kHandSize; ++k) deal_card(s, p);
+  s.hash = Engine::compute_hash(c, s);
+}
+
+// Scores the round (declarer -1: a washout), then deals the next or ends the game.
+void end_round(const Config& c, State& s, int declarer) {
+  for (int p = 0; p < c.players; ++p) {
+    int points;
+    if (p == declarer) {
+      points = declarer_score(c, s.hands[p]);
+      ++s.declarations[p];
+    } else {
+      points = takeaway_score(c, s.hands[p]);  // YC-8: takeaway only for those who did not win
+    }
+    s.last_round[p] = static_cast<int16_t>(points);
+    s.scores[p] = static_cast<int16_t>(s.scores[p] + points);
+    s.best_round[p] = std::max<int16_t>(s.best_round[p], static_cast<int16_t>(points));
+  }
+  s.last_declarer = static_cast<int8_t>(declarer);
+  ++s.round;
+  if (s.round == c.rounds) {
+    s.phase = kOver;
+    s.current = -1;
+    s.last_taken = -1;
+    s.hash = Engine::compute_hash(c, s);
+    return;
+  }
+  // YC-11: the winner starts the next round; after a washout, the starter's left neighbour
+  s.starter = static_cast<int8_t>(declarer >= 0 ? declarer : (s.starter + 1) % c.players);
+  start_round(c, s);
+}
+
+// After a discard: the deck running out (YC-9), the turn cap (YC-10), then the next player.
+void end_turn(const Config& c, State& s) {
+  set_field(s, kFTurn, s.turn, s.turn + 1);
+  set_field(s, kFLastTaken, s.last_taken, -1);
+  if (s.deck_size == 0) {
+    if (c.deck_out == kWashout) return end_round(c, s, -1);
+    if (c.deck_out == kReshuffleCentre) {
+      // everything in the centre but the card just discarded becomes the new deck
+      s.centre.for_each_present([&](int t) {
+        const int keep = (t == s.last_discard) ? 1 : 0;
+        while (s.centre.get(t) > keep) {
+          remove_card(s, kHolderCentre, s.centre, t);
+          s.deck.add(t);
+          --s.centre_size;
+          ++s.deck_size;
+        }
+      });
+    }
+  }
+  if (s.turn >= c.max_turns) return end_round(c, s, -1);
+  set_field(s, kFCurrent, s.current, (s.current + 1) % c.players);
+  set_field(s, kFPhase, s.phase, kDraw);
+}
+
+// YC-3: the card type that may not be discarded now, or -1.
+int forbidden_discard(const Config& c, const State& s) {
+  if (!c.forbid_immediate_return || s.last_taken < 0) return -1;
+  const Counts64& hand = s.hands[s.current];
+  // unless it is the only kind of card left in the hand
+  const int kinds = std::popcount(Counts64::present_nibbles(hand.w[0])) +
+                    std::popcount(Counts64::present_nibbles(hand.w[1])) +
+                    std::popcount(Counts64::present_nibbles(hand.w[2])) +
+                    std::popcount(Counts64::present_nibbles(hand.w[3]));
+  return kinds > 1 ? s.last_taken : -1;
+}
+
+}  // namespace
+
+void Engine::new_state(const Config& c, State& s, uint64_t seed) {
+  s = State{};
+  s.rng = Rng::from_seed(seed);
+  // YC-11: round 1's starter is configured or drawn (before the deal)
+  s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : roll_die(s.rng, c.players));
+  s.round = 0;
+  s.last_declarer = -1;
+  start_round(c, s);
+}
+
+int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
+  int n = 0;
+  if (s.phase == kDraw) {
+    // YC-1: the deck, or any card of the centre
+    if (s.deck_size) out[n++] = 0;
+    s.centre.for_each_present([&](int t) { out[n++] = static_cast<int16_t>(c.take_action(t)); });
+  } else if (s.phase == kDiscard) {
+    const int forbidden = forbidden_discard(c, s);
+    s.hands[s.current].for_each_present([&](int t) {
+      if (t != forbidden) out[n++] = static_cast<int16_t>(c.discard_action(t));
+    });
+    if (is_complete_hand(c, s.hands[s.current], s.hand_size[s.current]))
+      out[n++] = static_cast<int16_t>(c.declare_action());  // YC-4, YC-5
+  }
+  return n;
+}
+
+bool Engine::is_legal(const Config& c, const State& s, int a) {
+  if (a < 0 || a >= c.num_actions) return false;
+  if (s.phase == kDraw) {
+    if (a == 0) return s.deck_size > 0;
+    return a <= c.num_types && s.centre.get(a - 1) > 0;
+  }
+  if (s.phase != kDiscard) return false;
+  if (a == c.declare_action()) return is_complete_hand(c, s.hands[s.current], s.hand_size[s.current]);
+  const int t = a - c.discard_action(0);
+  return t >= 0 && s.hands[s.current].get(t) > 0 && t != forbidden_discard(c, s);
+}
+
+void Engine::apply(const Config& c, State& s, int a) {
+  const int p = s.current;
+  if (s.phase == kDraw) {
+    int t;
+    if (a == 0) {
+      t = draw_kind(s.rng, s.deck, s.deck_size);
+      s.deck.sub(t);
+      --s.deck_size;
+    } else {
+      t = a - 1;
+      remove_card(s, kHolderCentre, s.centre, t);
+      --s.centre_size;
+      add_card(s, kHolderKnown + p, s.known[p], t);
+      set_field(s, kFLastTaken, s.last_taken, t);
+    }
+    add_card(s, p, s.hands[p], t);
+    ++s.hand_size[p];
+    set_field(s, kFPhase, s.phase, kDiscard);
+    if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
+    return;
+  }
+  if (a == c.declare_action()) return end_round(c, s, p);
+  const int t = a - c.discard_action(0);
+  remove_card(s, p, s.hands[p], t);
+  --s.hand_size[p];
+  if (s.known[p].get(t)) remove_card(s, kHolderKnown + p, s.known[p], t);  // no longer sure
+  add_card(s, kHolderCentre, s.centre, t);
+  ++s.centre_size;
+  set_field(s, kFLastDiscard, s.last_discard, t);
+  end_turn(c, s);
+}
+
+void Engine::returns(const Config& c, const State& s, double* out) {
+  if (c.reward == 1) {
+    for (int p = 0; p < c.players; ++p) out[p] = s.scores[p];
+    return;
+  }
+  for (int p = 0; p < c.players; ++p) out[p] = 0.0;
+  if (s.phase != kOver) return;
+  // YC-13: the highest total pays the bill; ties shared or broken by the tie_break option
+  auto key = [&](int p) {
+    return c.tie_break == 0 ? (int64_t{s.scores[p]} << 32)
+                            : (int64_t{s.scores[p]} << 32) | (int64_t{s.declarations[p]} << 16) | s.best_round[p];
+  };
+  int64_t best = key(0);
+  for (int p = 1; p < c.players; ++p) best = std::max(best, key(p));
+  int winners = 0;
+  for (int p = 0; p < c.players; ++p) winners += key(p) == best;
+  for (int p = 0; p < c.players; ++p) out[p] = key(p) == best ? 1.0 / winners : 0.0;
+}
+
+uint64_t Engine::compute_hash(const Config& c, const State& s) {
+  uint64_t h = 0;
+  for (int p = 0; p < c.players; ++p) {
+    s.hands[p].for_each_present([&](int t) { h ^= card_key(p, t, s.hands[p].get(t)); });
+    s.known[p].for_each_present([&](int t) { h ^= card_key(kHolderKnown + p, t, s.known[p].get(t)); });
+    h ^= field_key(kFScore + p, s.scores[p]) ^ field_key(kFBestRound + p, s.best_round[p]) ^
+         field_key(kFLastRound + p, s.last_round[p]) ^ field_key(kFDeclarations + p, s.declarations[p]);
+  }
+  s.centre.for_each_present([&](int t) { h ^= card_key(kHolderCentre, t, s.centre.get(t)); });
+  h ^= field_key(kFRound, s.round) ^ field_key(kFPhase, s.phase) ^ field_key(kFCurrent, s.current) ^
+       field_key(kFStarter, s.starter) ^ field_key(kFTurn, s.turn) ^ field_key(kFLastTaken, s.last_taken) ^
+       field_key(kFLastDiscard, s.last_discard) ^ field_key(kFLastDeclarer, s.last_declarer);
+  return h;
+}
+
+}  // namespace dimsum::yum_cha
