@@ -333,8 +333,8 @@ def _observation_layout(players: int, cards: int, deck_length: int) -> Tuple[Sli
 
 def _slot_text(slot: Any, icon: str) -> str:
     if slot is None:
-        return f"[{icon}  ]"
-    return "[ tea ]" if slot == "tea" else f"[{slot:5s}]"
+        return f"({icon}?)"   # an empty icon space
+    return "[tea ]" if slot == "tea" else f"[{slot:4s}]"
 
 
 def render(d: Dict[str, Any]) -> str:
