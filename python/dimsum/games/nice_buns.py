@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Tuple
 
 from .._common import ActionSpace, LayoutBuilder, Option, Slice, check_provenance, load_data, resolve_options
@@ -354,7 +353,7 @@ def make_config(**options: Any) -> Config:
         _fail("too few coloured buns for the tray and the starting buns")
     layout = _observation_layout(players)
     return Config(
-        players=players, options=MappingProxyType(opts),
+        players=players, options=opts,
         colour_counts=comps["colour_counts"], fish_heads=comps["fish_heads"],
         tray_size=comps["tray_size"], starting_buns=comps["starting_buns"],
         set_size=comps["set_size"], greedy_size=comps["greedy_size"], sets_to_win=comps["sets_to_win"],
