@@ -117,6 +117,9 @@ class State(ReferenceState):
     def __deepcopy__(self, memo: Dict[int, Any]) -> "State":
         return self.clone()    # the game and its config are shared, never copied
 
+    def __copy__(self) -> "State":
+        return self.clone()    # copy.copy(state) is an independent state too
+
     # -- who holds what ----------------------------------------------------------------------
     @property
     def chooser(self) -> int:
