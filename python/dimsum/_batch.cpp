@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dimsum_core/batch/playouts.hpp"
+#include "dimsum_core/common/chance.hpp"
 #include "dimsum_core/games.hpp"
 
 namespace py = pybind11;
@@ -42,6 +43,32 @@ py::tuple random_playouts(const std::string& game, const std::vector<int64_t>& c
   return py::make_tuple(returns, lengths);
 }
 
+// The project RNG's outputs, for the known-answer tests shared with reference/rng.py.
+py::dict rng_vectors(uint64_t seed, int n, const std::vector<uint64_t>& bounds, const std::vector<int>& counts) {
+  dimsum::Rng rng = dimsum::Rng::from_seed(seed);
+  py::list u64, bounded, draws, shuffled;
+  for (int i = 0; i < n; ++i) u64.append(rng.next_u64());
+  for (uint64_t b : bounds) bounded.append(rng.bounded(b));
+  dimsum::Counts64 multiset{};
+  int total = 0;
+  for (size_t k = 0; k < counts.size() && k < 64; ++k) {
+    multiset.set(static_cast<int>(k), counts[k] & 15);
+    total += counts[k] & 15;
+  }
+  for (int i = 0; i < n && total > 0; ++i) draws.append(dimsum::draw_kind(rng, multiset, total));
+  std::vector<int> items(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) items[static_cast<size_t>(i)] = i;
+  rng.shuffle(items.data(), items.size());
+  for (int x : items) shuffled.append(x);
+  py::dict out;
+  out["u64"] = u64;
+  out["bounded"] = bounded;
+  out["draws"] = draws;
+  out["shuffle"] = shuffled;
+  out["derive_seed"] = dimsum::derive_seed(seed, 7);
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_batch, m, py::mod_gil_not_used()) {
@@ -49,4 +76,6 @@ PYBIND11_MODULE(_batch, m, py::mod_gil_not_used()) {
   m.def("random_playouts", &random_playouts, py::arg("game"), py::arg("config_ints"), py::arg("n_games"),
         py::arg("seed"), py::arg("threads") = 1,
         "Plays n_games uniformly random games in C++; returns (returns[n_games, players], lengths[n_games]).");
+  m.def("rng_vectors", &rng_vectors, py::arg("seed"), py::arg("n"), py::arg("bounds"), py::arg("counts"),
+        "The C++ RNG's outputs for a seed (known-answer tests against dimsum.reference.rng).");
 }

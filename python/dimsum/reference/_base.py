@@ -34,11 +34,15 @@ class ReferenceGame:
         # the core so that both engines validate options and name actions the same way.
         self.config = config
 
+    spec = property(lambda self: self.config)  # the same name as on core games
     players = property(lambda self: self.config.players)
     options = property(lambda self: dict(self.config.options))
     num_actions = property(lambda self: len(self.config.action_space))
     observation_shape = property(lambda self: self.config.observation_shape)
     observation_layout = property(lambda self: self.config.observation_layout)
+    max_game_length = property(lambda self: self.config.max_game_length)
+    min_return = property(lambda self: self.config.min_return)
+    max_return = property(lambda self: self.config.max_return)
 
     def action_name(self, action: int) -> str:
         return self.config.action_space.name(action)

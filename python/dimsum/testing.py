@@ -1,0 +1,148 @@
+"""The conformance suite: ``check_game(game, n_games)`` plays seeded random games and checks,
+at every step, everything the API contract promises (docs/ARCHITECTURE.md, "Testing layers").
+
+Users can run it on their own configurations (a custom deck, other dice):
+
+    import dimsum, dimsum.testing
+    dimsum.testing.check_game(dimsum.make("yum_cha", players=3, deck=my_deck), n_games=50)
+
+It raises AssertionError naming the game, seed, step and the promise that was broken.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+from dataclasses import dataclass
+from typing import Any, List
+
+from ._common import TERMINAL, IllegalActionError
+from .reference.rng import Rng
+
+
+@dataclass
+class Report:
+    games: int = 0
+    steps: int = 0
+    longest: int = 0
+
+
+class _Checker:
+    def __init__(self, game: Any, seed: int, deep_every: int) -> None:
+        self.game = game
+        self.seed = seed
+        self.deep_every = deep_every
+        self.step = 0
+
+    def fail(self, message: str) -> None:
+        raise AssertionError(f"check_game({self.game!r}) seed {self.seed} step {self.step}: {message}")
+
+    def expect(self, condition: bool, message: str) -> None:
+        if not condition:
+            self.fail(message)
+
+    # -- checks run once per game --------------------------------------------------------------
+    def check_action_names(self) -> None:
+        g = self.game
+        names = [g.action_name(a) for a in range(g.num_actions)]
+        self.expect(len(set(names)) == len(names), "action names are not unique")
+        for a, name in enumerate(names):
+            self.expect(g.parse_action(name) == a, f"parse_action({name!r}) is not {a}")
+
+    # -- checks run at every step --------------------------------------------------------------
+    def check_state(self, state: Any) -> List[int]:
+        g = self.game
+        legal = state.legal_actions()
+        player = state.current_player
+        self.expect(legal == sorted(set(legal)), f"legal actions not sorted and unique: {legal}")
+        mask = state.legal_mask()
+        self.expect(mask.shape == (g.num_actions,) and mask.dtype == bool, "legal_mask has the wrong shape or dtype")
+        self.expect([int(a) for a in mask.nonzero()[0]] == legal, "legal_mask disagrees with legal_actions")
+        if state.is_terminal:
+            self.expect(player == TERMINAL and legal == [], "a terminal state has a player or legal actions")
+        else:
+            self.expect(0 <= player < g.players, f"current player {player} out of range")
+            self.expect(len(legal) > 0, "a live state has no legal action")
+        for p in range(g.players):
+            obs = state.observation(p)
+            self.expect(obs.shape == tuple(g.observation_shape) and obs.dtype.name == "float32",
+                        f"observation({p}) has shape {obs.shape} dtype {obs.dtype}")
+            self.expect(all(math.isfinite(x) for x in obs.tolist()), f"observation({p}) is not finite")
+        returns = state.returns()
+        self.expect(len(returns) == g.players, "returns() has the wrong length")
+        self.expect(all(g.min_return - 1e-9 <= r <= g.max_return + 1e-9 for r in returns),
+                    f"returns {returns} outside [{g.min_return}, {g.max_return}]")
+        state.check()  # invariants, and the incremental hash equals the hash from scratch
+        return legal
+
+    def check_copies(self, state: Any) -> None:
+        g = self.game
+        twin = state.clone()
+        self.expect(twin == state and twin.hash == state.hash, "clone differs from the original")
+        from_bytes = g.state_from_bytes(state.to_bytes())
+        self.expect(from_bytes == state, "to_bytes/state_from_bytes does not round-trip")
+        d = state.to_dict()
+        from_dict = g.state_from_dict(d)
+        self.expect(from_dict.to_dict() == d, "to_dict/state_from_dict does not round-trip")
+        self.expect(from_dict.hash == state.hash, "a state rebuilt from its dict has another hash")
+        self.expect(from_dict == state, "a state rebuilt from its dict differs in its bytes")
+        if self.step % self.deep_every == 0:
+            again = pickle.loads(pickle.dumps(state))
+            self.expect(again == state and again.history == state.history, "pickle does not round-trip")
+
+    def check_illegal_rejected(self, state: Any, legal: List[int], rng: Rng) -> None:
+        g = self.game
+        illegal = [a for a in range(g.num_actions) if a not in set(legal)]
+        if not illegal:
+            return
+        a = illegal[rng.bounded(len(illegal))]
+        before = state.to_bytes()
+        try:
+            state.apply(a)
+        except IllegalActionError:
+            pass
+        else:
+            self.fail(f"illegal action {a} ({g.action_name(a)}) was accepted")
+        self.expect(state.to_bytes() == before, "a rejected action changed the state")
+
+    def check_resample(self, state: Any, rng: Rng) -> None:
+        g = self.game
+        for p in range(g.players):
+            other = state.resample(p, rng.next_u64())
+            other.check()
+            self.expect(other.observation(p).tolist() == state.observation(p).tolist(),
+                        f"resample({p}) changed what player {p} sees")
+            self.expect(other.legal_actions() == state.legal_actions() or state.current_player != p,
+                        f"resample({p}) changed player {p}'s own legal actions")
+
+
+def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7) -> Report:
+    """Plays ``n_games`` seeded random games of ``game`` checking every promise of the API.
+
+    ``deep_every``: pickling and resampling (the slow checks) run every that many steps.
+    Returns a Report (games, steps, longest game).
+    """
+    report = Report()
+    for i in range(n_games):
+        checker = _Checker(game, seed + i, deep_every)
+        if i == 0:
+            checker.check_action_names()
+        state = game.new_state(seed + i)
+        rng = Rng(seed + i)
+        while True:
+            legal = checker.check_state(state)
+            checker.check_copies(state)
+            checker.check_illegal_rejected(state, legal, rng)
+            if checker.step % deep_every == 0:
+                checker.check_resample(state, rng)
+            if state.is_terminal:
+                break
+            state.apply(legal[rng.bounded(len(legal))])
+            checker.step += 1
+            checker.expect(checker.step <= game.max_game_length,
+                           f"the game ran past max_game_length {game.max_game_length}")
+        checker.expect(len(state.history) == checker.step, "history has the wrong length")
+        report.games += 1
+        report.steps += checker.step
+        report.longest = max(report.longest, checker.step)
+    return report
