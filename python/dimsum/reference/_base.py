@@ -125,7 +125,8 @@ class ReferenceState:
         return self.game.parse_action(text)
 
     def clone(self) -> "ReferenceState":
-        return copy.deepcopy(self)
+        # the game (and its config) is shared, never copied: the memo maps it to itself
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
