@@ -146,3 +146,14 @@ def test_str_renders_the_table(engine):
     game = engine(GAME, players=2)
     text = str(game.new_state(0))
     assert "table 7" in text and "P1" in text and "glass standing" in text
+
+
+def test_pickle_and_copy_round_trip(engine):
+    import copy
+    import pickle
+
+    game = engine(GAME, players=3)
+    s = game.new_state(6)
+    s.apply(s.legal_actions()[0])
+    for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
+        assert other.to_dict() == s.to_dict() and other.legal_actions() == s.legal_actions()

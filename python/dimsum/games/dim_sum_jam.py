@@ -286,6 +286,9 @@ class _Frozen(dict):
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
 
+    def __reduce__(self) -> Any:  # pickling rebuilds it whole instead of item by item
+        return (_Frozen, (dict(self),))
+
 
 def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_length: int) -> int:
     """A hard bound on the actions of one game (see the docs: why the game always ends).
