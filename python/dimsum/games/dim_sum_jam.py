@@ -9,7 +9,7 @@ See docs/rules/dim_sum_jam.md for what each option does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 from .._common import (ActionSpace, LayoutBuilder, Option, Slice, check_provenance, load_data,
                        resolve_options)
