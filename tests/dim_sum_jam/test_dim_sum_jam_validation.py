@@ -133,3 +133,14 @@ def test_advance_after_the_end_is_rejected(engine):
     assert s.is_terminal
     with pytest.raises(ValueError):
         s.advance(1)
+
+
+@pytest.mark.parametrize("value", [True, 1.0, "1"])
+def test_card_numbers_must_be_plain_ints(engine, value):
+    d = position(hands=[["SHM3"], ["XLB4"]])
+    d["tables"][0]["card"] = value
+    with pytest.raises(ValueError, match="card number"):
+        game_for(engine).state_from_dict(d)
+    d = position(hands=[["SHM3"], ["XLB4"]], cards_out=[value])
+    with pytest.raises(ValueError, match="card number"):
+        game_for(engine).state_from_dict(d)

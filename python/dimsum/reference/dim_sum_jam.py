@@ -691,7 +691,7 @@ def _read_state(game: Game, d: Dict[str, Any]) -> State:
     if not isinstance(d["cards_out"], list):
         raise TypeError("cards_out must be a list of card numbers")
     for number in d["cards_out"]:
-        _need(number in game.card_by_number, f"cards_out: {number!r} is not a card number")
+        _need(_is_card_number(game, number), f"cards_out: {number!r} is not a card number")
         c = game.card_by_number[number]
         _need(not s.out >> c & 1, f"cards_out: card {number} listed twice")
         _need(c not in s.table_card, f"cards_out: card {number} is also on a table")
@@ -722,6 +722,10 @@ def _read_state(game: Game, d: Dict[str, Any]) -> State:
     return s
 
 
+def _is_card_number(game: Game, value: Any) -> bool:
+    return type(value) is int and value in game.card_by_number  # not True for card 1
+
+
 def _read_tables(game: Game, s: State, tables: Any, seen: Dict[int, str]) -> int:
     if not isinstance(tables, list) or len(tables) != NUM_TABLES:
         raise ValueError(f"tables must be a list of {NUM_TABLES} table dicts")
@@ -733,7 +737,7 @@ def _read_tables(game: Game, s: State, tables: Any, seen: Dict[int, str]) -> int
         if table["card"] is None:
             _need(table["slots"] == [] and table["icons"] == [], f"{where}: a table with no card has no slots")
             continue
-        _need(table["card"] in game.card_by_number, f"{where}.card: {table['card']!r} is not a card number")
+        _need(_is_card_number(game, table["card"]), f"{where}.card: {table['card']!r} is not a card number")
         card = game.card_by_number[table["card"]]
         _need(card not in s.table_card, f"{where}.card: card {table['card']} is on two tables")
         icons = game.icons[card]
