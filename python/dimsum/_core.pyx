@@ -346,7 +346,11 @@ cdef class State:
         if out is None:
             out = numpy().empty(self.game.observation_size, dtype=numpy().float32)
         cdef Py_buffer view
-        PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+        try:
+            PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+        except (BufferError, TypeError, ValueError):
+            raise TypeError(f"observation(out=...) needs a writable C-contiguous float32 buffer, "
+                            f"got {type(out).__name__}") from None
         try:
             if view.itemsize != 4 or not _is_float32_format(view.format):
                 raise TypeError("observation(out=...) needs a writable C-contiguous float32 buffer")

@@ -1,0 +1,208 @@
+"""Bad input gets a clear exception, leaves the state exactly as it was, and never crashes."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dimsum
+from dimsum import IllegalActionError
+
+GAMES = [("yum_cha", dict(players=3))]
+
+garbage = st.one_of(
+    st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=40),
+    st.integers(min_value=-(2 ** 70), max_value=2 ** 70), st.lists(st.integers(), max_size=4),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3), st.just(np.array([1, 2])),
+    st.just(np.float32(1.0)), st.just(object()),
+)
+
+
+@pytest.fixture(params=GAMES, ids=[g for g, _ in GAMES])
+def game(request):
+    name, options = request.param
+    return dimsum.make(name, **options)
+
+
+def live_state(game, seed=3, steps=5):
+    state = game.new_state(seed)
+    for _ in range(steps):
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+def test_illegal_action_names_the_action_and_the_legal_ones(game):
+    state = live_state(game)
+    illegal = next(a for a in range(game.num_actions) if a not in state.legal_actions())
+    before = state.to_bytes()
+    with pytest.raises(IllegalActionError, match=r"is not legal for player \d now; legal: "):
+        state.apply(illegal)
+    assert state.to_bytes() == before
+    assert isinstance(IllegalActionError("x"), ValueError)
+
+
+@pytest.mark.parametrize("action", [-1, 10 ** 6, 2 ** 63, -(2 ** 80)])
+def test_out_of_range_actions_are_illegal(game, action):
+    state = live_state(game)
+    before = state.to_bytes()
+    with pytest.raises(IllegalActionError, match="out of range"):
+        state.apply(action)
+    assert state.to_bytes() == before
+
+
+@pytest.mark.parametrize("action", [1.0, "0", None, True, np.array([0]), [0], b"\x00"])
+def test_actions_of_the_wrong_type_are_a_type_error(game, action):
+    state = live_state(game)
+    before = state.to_bytes()
+    with pytest.raises(TypeError, match="an action is an int"):
+        state.apply(action)
+    assert state.to_bytes() == before
+
+
+def test_numpy_integer_actions_are_accepted(game):
+    state = game.new_state(1)
+    state.apply(np.int64(state.legal_actions()[0]))
+    assert len(state.history) == 1
+
+
+def test_actions_after_the_game_ended_are_refused(game):
+    state = dimsum.make(game.name, **dict(game.options, max_turns_per_round=1, rounds=1)).new_state(0)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        state.apply(0)
+
+
+# -- options ------------------------------------------------------------------------------------
+
+def test_unknown_option_is_refused_with_the_known_ones(game):
+    with pytest.raises(ValueError, match=r"unknown .* option\(s\) \['colour'\]; the options are"):
+        dimsum.make(game.name, colour="red")
+
+
+@pytest.mark.parametrize("value", ["4", 4.0, None, True])
+def test_player_count_of_the_wrong_type_is_a_type_error(game, value):
+    with pytest.raises(TypeError, match="players"):
+        dimsum.make(game.name, players=value)
+
+
+def test_unknown_game_is_refused():
+    with pytest.raises(ValueError, match="unknown game"):
+        dimsum.reference.make("mahjong")
+    with pytest.raises((ValueError, ModuleNotFoundError)):
+        dimsum.make("mahjong")
+
+
+# -- serialized states --------------------------------------------------------------------------
+
+def test_truncated_bytes_are_refused(game):
+    data = live_state(game).to_bytes()
+    with pytest.raises(ValueError, match="long"):
+        game.state_from_bytes(data[:-1])
+
+
+def test_bytes_of_another_configuration_are_refused(game):
+    other = dimsum.make(game.name, players=game.players + 1)
+    data = other.new_state(0).to_bytes()
+    with pytest.raises(ValueError):
+        game.state_from_bytes(data)
+    same_size = dimsum.make(game.name, **dict(game.options, max_turns_per_round=7))
+    with pytest.raises(ValueError, match="differently configured"):
+        game.state_from_bytes(same_size.new_state(0).to_bytes())
+
+
+@pytest.mark.parametrize("bad", [None, "state", 12, [1, 2]])
+def test_bytes_of_the_wrong_type_are_a_type_error(game, bad):
+    with pytest.raises(TypeError):
+        game.state_from_bytes(bad)
+
+
+def test_every_single_byte_corruption_is_refused_or_harmless(game):
+    """Flipping any one byte of the state gives a clear ValueError or a state that still checks."""
+    data = bytearray(live_state(game).to_bytes())
+    for i in range(len(data)):
+        corrupt = bytearray(data)
+        corrupt[i] ^= 0x5A
+        try:
+            state = game.state_from_bytes(bytes(corrupt))
+        except ValueError:
+            continue
+        state.check()  # only bytes that do not change the position (the RNG) may pass
+        state.legal_actions()
+
+
+def test_inconsistent_dict_names_the_field(game):
+    d = live_state(game).to_dict()
+    d["deck"] = dict(d["deck"])
+    first = next(iter(d["deck"]))
+    d["deck"][first] += 1
+    with pytest.raises(ValueError, match="in play, the deck has"):
+        game.state_from_dict(d)
+
+
+def test_dict_with_a_missing_key_is_refused(game):
+    d = live_state(game).to_dict()
+    del d["rng"]
+    with pytest.raises(ValueError, match="missing keys"):
+        game.state_from_dict(d)
+
+
+# -- hypothesis: garbage at every entry point -----------------------------------------------------
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=garbage)
+def test_garbage_at_every_entry_point(game, value):
+    state = live_state(game)
+    before = state.to_bytes()
+    calls = [
+        lambda: state.apply(value), lambda: state.observation(value), lambda: state.action_name(value),
+        lambda: state.parse_action(value), lambda: state.resample(value, 1), lambda: state.resample(0, value),
+        lambda: game.new_state(value), lambda: game.state_from_bytes(value), lambda: game.state_from_dict(value),
+        lambda: dimsum.make(game.name, players=value), lambda: dimsum.make(game.name, rounds=value),
+        lambda: state.observation(0, out=value), lambda: state.is_legal(value),
+    ]
+    for call in calls:
+        try:
+            call()
+        except (ValueError, TypeError, OverflowError):
+            pass
+        assert state.to_bytes() == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["round", "phase", "current_player", "turn", "hands", "centre", "scores", "rng",
+                            "last_taken", "known", "starter", "last_declarer"]), value=garbage)
+def test_garbage_in_any_dict_field_is_refused_cleanly(game, key, value):
+    d = live_state(game).to_dict()
+    d[key] = value
+    try:
+        state = game.state_from_dict(d)
+    except (ValueError, TypeError):
+        return
+    state.check()
+
+
+def test_observation_out_buffer_must_be_float32_of_the_right_size(game):
+    state = live_state(game)
+    with pytest.raises(TypeError, match="float32"):
+        state.observation(0, out=np.zeros(game.observation_shape, dtype=np.float64))
+    with pytest.raises(ValueError, match="float32 values"):
+        state.observation(0, out=np.zeros(3, dtype=np.float32))
+    out = np.zeros(game.observation_shape, dtype=np.float32)
+    assert state.observation(0, out=out) is out and out.sum() > 0
+
+
+def test_states_cannot_be_made_directly():
+    from dimsum._core import State
+    with pytest.raises(TypeError, match="new_state"):
+        State()
+
+
+def test_pickle_round_trips_state_and_history(game):
+    state = live_state(game)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.history == state.history and again.game == game
