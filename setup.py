@@ -11,6 +11,7 @@ import os
 import sys
 from glob import glob
 
+import numpy
 import pybind11
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -40,7 +41,7 @@ extensions = [
     Extension(
         "dimsum._core",
         sources=[os.path.join("python", "dimsum", "_core.pyx")],
-        include_dirs=["src"],
+        include_dirs=["src", numpy.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],

@@ -15,6 +15,25 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
+# numpy's C API, declared here rather than cimported: `cimport numpy` imports numpy when the
+# module loads (50 ms); these declarations let the first array-making call import it instead.
+cdef extern from "numpy/arrayobject.h":
+    ctypedef Py_ssize_t npy_intp
+    enum:
+        NPY_BOOL
+        NPY_FLOAT32
+    ctypedef struct PyArrayObject:
+        pass
+    int _import_array() except -1
+    bint PyArray_Check(object)
+    object PyArray_EMPTY(int, npy_intp*, int, int)
+    object PyArray_ZEROS(int, npy_intp*, int, int)
+    void* PyArray_DATA(PyArrayObject*)
+    int PyArray_TYPE(PyArrayObject*)
+    bint PyArray_IS_C_CONTIGUOUS(PyArrayObject*)
+    bint PyArray_ISWRITEABLE(PyArrayObject*)
+    npy_intp PyArray_SIZE(PyArrayObject*)
+
 import importlib
 import numbers
 
@@ -69,12 +88,23 @@ cdef object _np = None
 
 
 cdef object numpy():
-    """numpy, imported on first use: a top-level import made `import dimsum` 50x slower."""
+    """numpy, imported (with its C API) on first use: importing it with the module made
+    `import dimsum` 50x slower. Every path that touches a numpy array calls this first."""
     global _np
     if _np is None:
         import numpy
+        _import_array()
         _np = numpy
     return _np
+
+
+cdef object _new_array(int n, int typenum, bint zeroed):
+    numpy()
+    cdef npy_intp dims[1]
+    dims[0] = n
+    if zeroed:
+        return PyArray_ZEROS(1, dims, typenum, 0)
+    return PyArray_EMPTY(1, dims, typenum, 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -211,16 +241,16 @@ cdef class Game:
 
     def state_from_bytes(self, data):
         """The state ``to_bytes`` wrote; ValueError if it is corrupt or from another config."""
-        cdef const unsigned char[::1] view
-        if isinstance(data, (bytes, bytearray, memoryview)):
-            view = memoryview(data).cast("B")
-        else:
-            raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
+        if type(data) is not bytes:
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
+            data = bytes(data)
+        cdef const char* raw = PyBytes_AS_STRING(data)
         cdef Py_ssize_t expected = HEADER_WORDS * 8 + self.api.state_size
-        if view.shape[0] != expected:
-            raise ValueError(f"{self.name} state bytes must be {expected} long, got {view.shape[0]}")
+        if len(data) != expected:
+            raise ValueError(f"{self.name} state bytes must be {expected} long, got {len(data)}")
         cdef uint64_t header[HEADER_WORDS]
-        memcpy(header, &view[0], HEADER_WORDS * 8)
+        memcpy(header, raw, HEADER_WORDS * 8)
         if memcmp(header, <const char*>MAGIC, 4) != 0:
             raise ValueError("not a dimsum state (bad magic)")
         cdef uint16_t* h16 = <uint16_t*>header
@@ -231,7 +261,7 @@ cdef class Game:
         if header[2] != self.fingerprint:
             raise ValueError("these bytes are a state of a differently configured game (other options or data)")
         cdef State state = self._blank_state()
-        memcpy(state.buf, &view[HEADER_WORDS * 8], self.api.state_size)
+        memcpy(state.buf, raw + HEADER_WORDS * 8, self.api.state_size)
         state._check_valid()
         return state
 
@@ -303,11 +333,11 @@ cdef class State:
         """A bool array of shape (num_actions,), True where the action is legal."""
         cdef int16_t actions[MAX_ACTIONS]
         cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
-        mask = bytearray(self.game.num_actions)
-        cdef unsigned char* m = mask
+        mask = _new_array(self.game.num_actions, NPY_BOOL, True)
+        cdef unsigned char* m = <unsigned char*>PyArray_DATA(<PyArrayObject*>mask)
         for i in range(n):
             m[actions[i]] = 1
-        return numpy().frombuffer(mask, dtype=numpy().bool_)
+        return mask
 
     def is_legal(self, action):
         cdef int a
@@ -342,9 +372,22 @@ cdef class State:
 
     def observation(self, player, out=None):
         """float32 array of game.observation_shape: what ``player`` may see. Fills ``out`` if given."""
-        cdef int p = check_int(player, "player", 0, self.game.players - 1)
+        cdef int p = _as_player(player, self.game.players)
         if out is None:
-            out = numpy().empty(self.game.observation_size, dtype=numpy().float32)
+            arr = _new_array(self.game.observation_size, NPY_FLOAT32, False)
+            self.game.api.observe(self.game.config, self.buf, p, <float*>PyArray_DATA(<PyArrayObject*>arr))
+            return arr
+        numpy()
+        cdef PyArrayObject* a = <PyArrayObject*>out
+        if (PyArray_Check(out) and PyArray_TYPE(a) == NPY_FLOAT32 and PyArray_IS_C_CONTIGUOUS(a)
+                and PyArray_ISWRITEABLE(a) and PyArray_SIZE(a) == self.game.observation_size):
+            self.game.api.observe(self.game.config, self.buf, p, <float*>PyArray_DATA(a))
+            return out
+        self._observe_into_buffer(p, out)
+        return out
+
+    cdef _observe_into_buffer(self, int p, object out):
+        """Any other writable float32 buffer (array.array('f'), a memoryview, ...)."""
         cdef Py_buffer view
         try:
             PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
@@ -360,7 +403,6 @@ cdef class State:
             self.game.api.observe(self.game.config, self.buf, p, <float*>view.buf)
         finally:
             PyBuffer_Release(&view)
-        return out
 
     def clone(self):
         cdef State s = self.game._blank_state()
@@ -435,7 +477,7 @@ cdef class State:
 
     def resample(self, player, seed):
         """A full state consistent with everything ``player`` has seen; hidden parts redrawn from seed."""
-        cdef int p = check_int(player, "player", 0, self.game.players - 1)
+        cdef int p = _as_player(player, self.game.players)
         cdef uint64_t s = check_seed(seed)
         cdef State out = self.game._blank_state()
         self.game.api.resample(self.game.config, self.buf, p, s, out.buf)
@@ -476,6 +518,12 @@ cdef bint _is_float32_format(const char* fmt) noexcept:
     if fmt[0] == b'<' or fmt[0] == b'=' or fmt[0] == b'@':
         fmt += 1
     return fmt[0] == b'f' and fmt[1] == 0
+
+
+cdef inline int _as_player(object player, int players) except? -1:
+    if type(player) is int and 0 <= player < players:
+        return <int>player
+    return check_int(player, "player", 0, players - 1)
 
 
 cdef inline int _as_action(object action, int num_actions) except? -1:

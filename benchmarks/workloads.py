@@ -1,0 +1,51 @@
+"""Fixed, seeded workloads shared by the benchmarks, the report and the perf guard."""
+
+from __future__ import annotations
+
+import random
+from typing import Dict, List
+
+import dimsum
+import dimsum.reference
+
+# One representative configuration per game: 4 players where the game allows it.
+CONFIGS: Dict[str, dict] = {
+    "yum_cha": dict(players=4),
+    "nice_buns": dict(players=4),
+    "dim_sum_jam": dict(players=4),
+}
+
+
+def available_games() -> List[str]:
+    """The games compiled into this build (the others are skipped, not failed)."""
+    out = []
+    for name in dimsum.games():
+        try:
+            dimsum.make(name, **CONFIGS[name])
+        except ValueError as e:
+            if "not compiled" not in str(e):
+                raise
+            continue
+        out.append(name)
+    return out
+
+
+def python_random_game(game, seed: int) -> int:
+    """One whole random game driven from Python through the per-move API; returns its length."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    steps = 0
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def mid_game_state(game, seed: int = 1, steps: int = 40):
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
