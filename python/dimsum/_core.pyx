@@ -233,7 +233,11 @@ cdef class Game:
         return state
 
     cdef State _blank_state(self):
-        cdef State state = <State>self.state_type.__new__(self.state_type)
+        cdef State state
+        if self.state_type is State:
+            state = State.__new__(State)  # a direct tp_new call: the common case, kept fast
+        else:
+            state = <State>self.state_type.__new__(self.state_type)
         state.game = self
         state._hist = None
         state._hist_len = 0

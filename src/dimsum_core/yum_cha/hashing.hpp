@@ -7,14 +7,25 @@
 
 namespace dimsum::yum_cha {
 
-inline constexpr uint64_t kSalt = 0x59554D4348410001ull;  // "YUMCHA" + table version
+inline constexpr uint64_t kSalt = 0x59554D4348410002ull;  // "YUMCHA" + key scheme version
 // Card holders that are hashed: hands 0..5, known 6..11, centre 12. The deck is not: it is
 // the full deck minus everything else, so it adds nothing to the key.
 inline constexpr int kHolderKnown = kMaxPlayers, kHolderCentre = 2 * kMaxPlayers, kHolders = 2 * kMaxPlayers + 1;
-inline constexpr auto kCardKeys = zobrist_table<kHolders * kMaxTypes * 16>(kSalt);
 
-constexpr uint64_t card_key(int holder, int type, int count) {
-  return count ? kCardKeys[(holder * kMaxTypes + type) * 16 + count] : 0;
+// A holder's cards are 4 words of 16 packed counts; each word is one Zobrist component whose
+// key is the word mixed with a per-(holder, word) salt from a compile-time table. Against a
+// table per (holder, card, count) this costs one more multiply per change, but the key of a
+// whole state is 4 mixes a holder instead of a walk over every card: it is recomputed (and
+// checked) on every state_from_bytes.
+inline constexpr auto kWordSalts = zobrist_table<kHolders * 4>(kSalt);
+
+constexpr uint64_t word_key(int holder, int word, uint64_t bits) {
+  return bits ? splitmix64(bits ^ kWordSalts[holder * 4 + word]) : 0;
+}
+
+constexpr uint64_t holder_key(int holder, const Counts64& c) {
+  return word_key(holder, 0, c.w[0]) ^ word_key(holder, 1, c.w[1]) ^ word_key(holder, 2, c.w[2]) ^
+         word_key(holder, 3, c.w[3]);
 }
 
 enum Field : int {
@@ -32,15 +43,17 @@ inline void set_field(State& s, int field, T& ref, int64_t value) {
 }
 
 inline void add_card(State& s, int holder, Counts64& where, int type) {
-  const int before = where.get(type);
-  s.hash ^= card_key(holder, type, before) ^ card_key(holder, type, before + 1);
+  const int word = type >> 4;
+  const uint64_t before = where.w[word];
   where.add(type);
+  s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
 }
 
 inline void remove_card(State& s, int holder, Counts64& where, int type) {
-  const int before = where.get(type);
-  s.hash ^= card_key(holder, type, before) ^ card_key(holder, type, before - 1);
+  const int word = type >> 4;
+  const uint64_t before = where.w[word];
   where.sub(type);
+  s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
 }
 
 }  // namespace dimsum::yum_cha

@@ -197,12 +197,11 @@ void Engine::returns(const Config& c, const State& s, double* out) {
 uint64_t Engine::compute_hash(const Config& c, const State& s) {
   uint64_t h = 0;
   for (int p = 0; p < c.players; ++p) {
-    s.hands[p].for_each_present([&](int t) { h ^= card_key(p, t, s.hands[p].get(t)); });
-    s.known[p].for_each_present([&](int t) { h ^= card_key(kHolderKnown + p, t, s.known[p].get(t)); });
+    h ^= holder_key(p, s.hands[p]) ^ holder_key(kHolderKnown + p, s.known[p]);
     h ^= field_key(kFScore + p, s.scores[p]) ^ field_key(kFBestRound + p, s.best_round[p]) ^
          field_key(kFLastRound + p, s.last_round[p]) ^ field_key(kFDeclarations + p, s.declarations[p]);
   }
-  s.centre.for_each_present([&](int t) { h ^= card_key(kHolderCentre, t, s.centre.get(t)); });
+  h ^= holder_key(kHolderCentre, s.centre);
   h ^= field_key(kFRound, s.round) ^ field_key(kFPhase, s.phase) ^ field_key(kFCurrent, s.current) ^
        field_key(kFStarter, s.starter) ^ field_key(kFTurn, s.turn) ^ field_key(kFLastTaken, s.last_taken) ^
        field_key(kFLastDiscard, s.last_discard) ^ field_key(kFLastDeclarer, s.last_declarer);

@@ -1,0 +1,184 @@
+"""The throughput guard CI can trust on a noisy shared machine.
+
+Two checks, both deterministic:
+
+1. **Bench signature**: a SHA-256 over fixed seeded games of every game (C++ playouts and
+   games driven through the per-move API). It changes only when behaviour changes; a change
+   on purpose is recorded with ``--update``.
+2. **Instruction counts**: each fixed workload runs under ``valgrind --tool=callgrind`` twice,
+   at size N and at size 0, and the difference (the workload alone, without interpreter
+   start-up and imports) is divided by the number of game steps. Instruction counts do not
+   depend on what else the machine is doing (PYTHONHASHSEED is pinned). A count more than
+   ``--margin`` above the committed baseline fails; one well below it is reported so the
+   baseline can be tightened with ``--update``.
+
+    python benchmarks/perf_guard.py --quick      # what .ci/run runs
+    python benchmarks/perf_guard.py --update     # record a new baseline (commit the JSON)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BASELINE = Path(__file__).with_name("perf_baseline.json")
+CONFIGS = {"yum_cha": dict(players=4), "nice_buns": dict(players=4), "dim_sum_jam": dict(players=4)}
+
+# The workloads, run in a fresh interpreter: `size` games; prints the number of steps taken.
+WORKLOAD = r"""
+import random, sys, dimsum
+name, kind, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+game = dimsum.make(name, **{options})
+import numpy  # imported in every run, so that size 0 pays for it too
+steps = 0
+if kind == "cpp_playout":
+    returns, lengths = dimsum.random_playouts(game, size, seed=1)
+    steps = int(lengths.sum())
+else:
+    rng = random.Random(1)
+    for seed in range(size):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+            steps += 1
+print("STEPS", steps)
+"""
+
+SIZES = {"quick": {"cpp_playout": 4, "python_step": 1}, "full": {"cpp_playout": 40, "python_step": 6}}
+
+
+def available_games():
+    import dimsum
+
+    names = []
+    for name in dimsum.games():
+        try:
+            dimsum.make(name, **CONFIGS[name])
+        except ValueError as e:
+            if "not compiled" in str(e):
+                continue
+            raise
+        names.append(name)
+    return names
+
+
+# -- signature ----------------------------------------------------------------------------------
+
+def signature(name: str) -> str:
+    import dimsum
+
+    game = dimsum.make(name, **CONFIGS[name])
+    h = hashlib.sha256()
+    returns, lengths = dimsum.random_playouts(game, 200, seed=12345)
+    h.update(returns.astype("<f8").tobytes())
+    h.update(lengths.astype("<i8").tobytes())
+    rng = random.Random(99)
+    for seed in range(10):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        h.update(state.to_bytes())
+    return h.hexdigest()
+
+
+# -- instruction counts ---------------------------------------------------------------------------
+
+def callgrind_instructions(name: str, kind: str, size: int) -> tuple:
+    options = repr(CONFIGS[name])
+    script = WORKLOAD.replace("{options}", options)
+    # one thread everywhere: idle BLAS threads spin, and spinning is counted
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cg.out"
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", os.path.realpath(sys.executable),
+             "-c", script, name, kind, str(size)],
+            capture_output=True, text=True, env=env, check=False)
+        if proc.returncode != 0:
+            raise RuntimeError(f"valgrind failed for {name}/{kind}:\n{proc.stderr[-2000:]}")
+        refs = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
+        steps = re.search(r"STEPS (\d+)", proc.stdout)
+        if not refs or not steps:
+            raise RuntimeError(f"could not read callgrind's totals for {name}/{kind}")
+        return int(refs.group(1).replace(",", "")), int(steps.group(1))
+
+
+def per_step(name: str, kind: str, size: int) -> float:
+    # a native warm-up first, so that no measured run pays for writing .pyc files
+    script = WORKLOAD.replace("{options}", repr(CONFIGS[name]))
+    subprocess.run([sys.executable, "-c", script, name, kind, "0"], check=True, capture_output=True)
+    base, _ = callgrind_instructions(name, kind, 0)
+    total, steps = callgrind_instructions(name, kind, size)
+    return (total - base) / max(steps, 1)
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+def machine() -> dict:
+    return {"python": platform.python_version(), "machine": platform.machine(), "system": platform.system()}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small workloads (CI)")
+    parser.add_argument("--update", action="store_true", help="write the measured values as the new baseline")
+    parser.add_argument("--margin", type=float, default=0.05, help="allowed instruction-count growth (0.05 = 5%%)")
+    args = parser.parse_args(argv)
+    mode = "quick" if args.quick else "full"
+    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
+    if not shutil.which("valgrind"):
+        print("perf_guard: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+
+    failures = []
+    # per-step counts depend on which games a workload plays, so quick and full keep their own
+    measured = {"machine": machine(), "signature": {},
+                "instructions_per_step": dict(baseline.get("instructions_per_step", {}), **{mode: {}})}
+    print(f"{'workload':32} {'instr/step':>12} {'baseline':>12} {'ratio':>7}")
+    for name in available_games():
+        sig = signature(name)
+        measured["signature"][name] = sig
+        expected = baseline.get("signature", {}).get(name)
+        if expected is None:
+            failures.append(f"{name}: no bench signature in the baseline (run --update)")
+        elif expected != sig:
+            failures.append(f"{name}: bench signature changed ({sig[:12]} != {expected[:12]}): behaviour changed; "
+                            "if on purpose, run --update and commit")
+        for kind, size in SIZES[mode].items():
+            key = f"{name}/{kind}"
+            value = per_step(name, kind, size)
+            measured["instructions_per_step"][mode][key] = round(value, 1)
+            ref = baseline.get("instructions_per_step", {}).get(mode, {}).get(key)
+            ratio = value / ref if ref else float("nan")
+            print(f"{key:32} {value:12.1f} {ref or float('nan'):12.1f} {ratio:7.3f}")
+            if ref is None:
+                failures.append(f"{key}: no instruction baseline (run --update)")
+            elif value > ref * (1 + args.margin):
+                failures.append(f"{key}: {value:.0f} instructions/step, {100 * (ratio - 1):.1f}% over the baseline "
+                                f"{ref:.0f} (margin {100 * args.margin:.0f}%)")
+            elif value < ref * (1 - 2 * args.margin):
+                print(f"  note: {key} is {100 * (1 - ratio):.1f}% below its baseline; --update to tighten it")
+
+    if args.update:
+        BASELINE.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {BASELINE}")
+        return 0
+    if failures:
+        print("\nperf_guard FAILED:\n  " + "\n  ".join(failures))
+        return 1
+    print("\nperf_guard: signatures unchanged, instruction counts within the margin")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
