@@ -44,6 +44,12 @@ struct Buns {
     return static_cast<int>((pairs * 0x0001000100010001ull) >> 48);
   }
   constexpr int coloured() const { return total(kColours); }
+  // Bit k set when kind k has at least one bun.
+  constexpr unsigned present() const {
+    unsigned m = 0;
+    for (int k = 0; k < kKinds; ++k) m |= (get(k) != 0 ? 1u : 0u) << k;
+    return m;
+  }
   // Bit k set when colour k has exactly `n` buns.
   constexpr unsigned colours_with(int n) const {
     unsigned m = 0;

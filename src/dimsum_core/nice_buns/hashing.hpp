@@ -28,11 +28,16 @@ constexpr uint64_t bun_key(int holder, int kind, int count) {
   return count < kTabledCounts ? kBunKeys[slot * kTabledCounts + count] : scalar_key(kSalt, 64 + slot, count);
 }
 
+inline constexpr int kBlockWords = static_cast<int>(kScalarBlockBytes / 8);
+inline constexpr auto kBlockSalts = zobrist_table<kBlockWords>(kSalt ^ 0xB10C);
+
+// The key of the scalar block: each of its four words mixed with its own salt (splitmix64 is
+// a bijection with full avalanche, so distinct blocks get unrelated keys).
 inline uint64_t scalar_block_key(const State& s) {
-  uint64_t words[kScalarBlockBytes / 8];
+  uint64_t words[kBlockWords];
   std::memcpy(words, &s.turn, kScalarBlockBytes);
   uint64_t h = 0;
-  for (int i = 0; i < static_cast<int>(kScalarBlockBytes / 8); ++i) h ^= splitmix64(kSalt ^ splitmix64(words[i] ^ (static_cast<uint64_t>(i) << 60)));
+  for (int i = 0; i < kBlockWords; ++i) h ^= splitmix64(words[i] ^ kBlockSalts[i]);
   return h;
 }
 

@@ -4,6 +4,8 @@
 // doc lists the order); draws walk the kinds in index order like Rng.draw_index.
 #include <bit>
 
+#include "../common/bits.hpp"
+
 #include "engine.hpp"
 #include "hashing.hpp"
 
@@ -25,8 +27,6 @@ int draw_bun(Rng& rng, const Buns& from, int kinds, int total) {
   }
   return kinds - 1;  // unreachable when total is right
 }
-
-bool movable(const Config& c, int kind) { return kind < kFish || c.fish_movable; }
 
 void roll(const Config& c, State& s) {
   for (int d = 0; d < kDice; ++d) s.dice[d] = static_cast<uint8_t>(s.rng.bounded(c.num_faces[d]));
@@ -262,37 +262,36 @@ int derive_current(const Config& c, const State& s) {
 int die_options(const Config& c, const State& s, int16_t* out) {
   const Face& face = face_of(c, s, s.die);
   const int h = holder_of(c, s, s.die), P = c.players;
-  const Buns& mine = s.front[h];
+  // kinds that may change hands: present, and not a fish head unless fish_movable
+  const unsigned movable_kinds = c.fish_movable ? 0x1Fu : 0x0Fu;
+  const unsigned mine = s.front[h].present() & movable_kinds;
   int n = 0;
   auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
+  // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
   switch (face.action) {
     case kTake:  // NB-5
-      for (int k = 0; k < kColours; ++k)
-        if ((face.colours >> k & 1) && s.tray.get(k)) push(Config::kTake + k);
+      for_each_bit(face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
       break;
     case kPutBack:  // NB-5
-      for (int k = 0; k < kKinds; ++k)
-        if (mine.get(k) && movable(c, k)) push(Config::kPutBack + k);
+      for_each_bit(mine, [&](int k) { push(Config::kPutBack + k); });
       break;
     case kGive:  // NB-6
-      for (int k = 0; k < kKinds; ++k)
-        if (mine.get(k) && movable(c, k))
-          for (int t = 0; t < P; ++t)
-            if (t != h) push(c.give_action(k, t));
+      for_each_bit(mine, [&](int k) {
+        for (int t = 0; t < P; ++t)
+          if (t != h) push(c.give_action(k, t));
+      });
       break;
     case kSteal:
       for (int k = 0; k < kKinds; ++k)
-        if (movable(c, k))
+        if (movable_kinds >> k & 1)
           for (int t = 0; t < P; ++t)
             if (t != h && s.front[t].get(k)) push(c.steal_action(k, t));
       break;
     case kSwap:
-      for (int a = 0; a < kKinds; ++a)
-        if (mine.get(a) && movable(c, a))
-          for (int t = 0; t < P; ++t)
-            if (t != h)
-              for (int b = 0; b < kKinds; ++b)
-                if (s.front[t].get(b) && movable(c, b)) push(c.swap_action(a, t, b));
+      for_each_bit(mine, [&](int a) {
+        for (int t = 0; t < P; ++t)
+          if (t != h) for_each_bit(s.front[t].present() & movable_kinds, [&](int b) { push(c.swap_action(a, t, b)); });
+      });
       break;
     default:
       break;
