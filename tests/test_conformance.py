@@ -14,6 +14,16 @@ CONFIGS = [
     ("yum_cha", dict(players=5, max_turns_per_round=80, deck_out="reshuffle_centre", rounds=1)),
     ("yum_cha", dict(players=6, max_turns_per_round=80, deck_out="centre_only", rounds=1)),
     ("yum_cha", dict(players=3, max_turns_per_round=20, tie_break="declarations_then_best_round", reward="score")),
+    ("nice_buns", dict()),
+    ("nice_buns", dict(players=2, start_player=1)),
+    ("nice_buns", dict(players=6)),
+    ("nice_buns", dict(players=3, fish_tiebreak="colour_order")),
+    ("nice_buns", dict(players=3, manual_plating=True)),
+    ("nice_buns", dict(players=5, mandatory_dice=False)),
+    ("nice_buns", dict(players=4, fish_movable=False)),
+    ("nice_buns", dict(players=3, max_turns=5)),
+    ("nice_buns", dict(players=4, dice={"small": {"provenance": "default", "faces": [
+        {"action": "draw", "count": 6, "provenance": "default"}, {"action": "swap", "provenance": "default"}]}})),
 ]
 
 

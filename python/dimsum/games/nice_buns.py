@@ -390,3 +390,38 @@ def render(d: Mapping[str, Any]) -> str:
         plate = "+".join(seat["plate"]) or "-"
         lines.append(f"player {p}: plate {plate}   in front: {_buns(seat['front'])}{fish}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The C++ core's view: the config and the state as flat ints (src/dimsum_core/nice_buns/io.cpp)
+
+CONFIG_FORMAT = 1
+
+
+def config_ints(cfg: Config) -> List[int]:
+    """format, players, start_player (-1: random), fish_tiebreak, manual_plating, mandatory_dice,
+    fish_movable, max_turns, max_game_length, 4 colour counts, fish heads, tray size, starting
+    buns, set size, greedy size, sets to win; then per die its number of faces and, per face,
+    action, draw count and take-colour bitmask."""
+    o = cfg.options
+    v = [CONFIG_FORMAT, cfg.players, -1 if o["start_player"] is None else o["start_player"],
+         FISH_TIEBREAK.index(o["fish_tiebreak"]), int(o["manual_plating"]), int(o["mandatory_dice"]),
+         int(o["fish_movable"]), o["max_turns"], cfg.max_game_length, *cfg.colour_counts, cfg.fish_heads,
+         cfg.tray_size, cfg.starting_buns, cfg.set_size, cfg.greedy_size, cfg.sets_to_win]
+    for die in cfg.dice:
+        v.append(len(die))
+        for f in die:
+            v += [f.action, f.count, sum(1 << c for c in f.colours)]
+    return v
+
+
+def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
+    from .nice_buns_dict import ints_to_fields, state_to_dict
+
+    return state_to_dict(ints_to_fields(cfg, ints))
+
+
+def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
+    from .nice_buns_dict import fields_to_ints, state_fields_from_dict
+
+    return fields_to_ints(cfg, state_fields_from_dict(cfg, d))

@@ -37,7 +37,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import nice_buns as spec
-from ..games.nice_buns import COLOURS, FISH, KINDS, DICE, DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP
+from ..games import nice_buns_dict as nb_dict
+from ..games.nice_buns import COLOURS, FISH, KINDS, DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 
@@ -453,257 +454,21 @@ class State(ReferenceState):
         return new
 
     def to_dict(self) -> Dict[str, Any]:
-        cfg = self.cfg
-
-        def named(counts: List[int], kinds: Tuple[str, ...]) -> Dict[str, int]:
-            return {kinds[k]: counts[k] for k in range(len(kinds))}
-
-        return {
-            "game": spec.NAME,
-            "players": cfg.players,
-            "phase": spec.PHASES[self.phase],
-            "current_player": self._current_player(),
-            "turn": self.turn,
-            "roller": self.roller,
-            "dice": {DICE[d]: {"face": self.dice[d], "shows": self.face(d).name} for d in range(3)},
-            "split": None if self.split < 0 else spec.split_name(spec.SPLITS[self.split]),
-            "chooser_takes": None if self.chooser_mask < 0 else spec.group_name(self.chooser_mask),
-            "die": (DICE + ("done",))[self.die],
-            "draws_left": self.draws_left,
-            "cascade": list(self.cascade),
-            "bag": named(self.bag, KINDS),
-            "tray": named(self.tray, COLOURS),
-            "seats": [{"front": named(self.front[p], KINDS),
-                       "fish_on": None if self.fish_on[p] < 0 else COLOURS[self.fish_on[p]],
-                       "plate": [COLOURS[k] for k in range(NC) if self.plates[p] >> k & 1]}
-                      for p in range(cfg.players)],
-            "winner": None if self.winner < 0 else self.winner,
-            "rng": self.rng.state(),
-        }
+        return nb_dict.state_to_dict(self)
 
     def __str__(self) -> str:
         return spec.render(self.to_dict())
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading a dict: every field validated, then the position checked as a whole
-
-KEYS = ("game", "players", "phase", "current_player", "turn", "roller", "dice", "split", "chooser_takes",
-        "die", "draws_left", "cascade", "bag", "tray", "seats", "winner", "rng")
-OPTIONAL_KEYS = ("game", "current_player")
-
-
-def _bad(field: str, message: str) -> None:
-    raise ValueError(f"nice_buns state: {field}: {message}")
-
-
-def _counts(d: Any, kinds: Tuple[str, ...], field: str) -> List[int]:
-    """A dict of counts by kind name; missing kinds are 0."""
-    if not isinstance(d, dict):
-        raise TypeError(f"nice_buns state: {field} must be a dict of counts by name, got {type(d).__name__}")
-    unknown = sorted(set(d) - set(kinds))
-    if unknown:
-        _bad(field, f"unknown name(s) {unknown}; the names are {list(kinds)}")
-    return [check_int(d.get(k, 0), f"nice_buns state: {field}[{k!r}]", 0, 255) for k in kinds]
-
-
-def _choice(value: Any, allowed: Tuple[Any, ...], field: str) -> int:
-    if value not in allowed:
-        _bad(field, f"must be one of {list(allowed)}, got {value!r}")
-    return allowed.index(value)
-
+# Reading a dict: the shared module validates every field and the position as a whole
 
 def _from_dict(game: Game, d: Dict[str, Any]) -> State:
-    cfg = game.config
-    n = cfg.players
-    unknown = sorted(set(d) - set(KEYS))
-    missing = [k for k in KEYS if k not in d and k not in OPTIONAL_KEYS]
-    if unknown:
-        _bad("keys", f"unknown key(s) {unknown}; the keys are {list(KEYS)}")
-    if missing:
-        _bad("keys", f"missing {missing}")
-    if d.get("game", spec.NAME) != spec.NAME:
-        _bad("game", f"must be {spec.NAME!r}, got {d['game']!r}")
-    if check_int(d["players"], "nice_buns state: players") != n:
-        _bad("players", f"this game has {n} players, got {d['players']}")
-    s = State(game, Rng(1))
-    s.phase = _choice(d["phase"], spec.PHASES, "phase")
-    s.turn = check_int(d["turn"], "nice_buns state: turn", 1, cfg.options["max_turns"])
-    s.roller = check_int(d["roller"], "nice_buns state: roller", 0, n - 1)
-
-    dice = d["dice"]
-    if not isinstance(dice, dict) or sorted(dice) != sorted(DICE):
-        _bad("dice", f"must be a dict with keys {list(DICE)}")
-    for i, die in enumerate(DICE):
-        entry = dice[die]
-        if not isinstance(entry, dict) or not set(entry) <= {"face", "shows"} or "face" not in entry:
-            _bad(f"dice.{die}", "must be a dict {'face': index, 'shows': name}")
-        s.dice[i] = check_int(entry["face"], f"nice_buns state: dice.{die}.face", 0, len(cfg.dice[i]) - 1)
-        if "shows" in entry and entry["shows"] != s.face(i).name:
-            _bad(f"dice.{die}.shows", f"face {s.dice[i]} shows {s.face(i).name!r}, got {entry['shows']!r}")
-
-    split_names = tuple(spec.split_name(m) for m in spec.SPLITS)
-    s.split = -1 if d["split"] is None else _choice(d["split"], split_names, "split")
-    if d["chooser_takes"] is None:
-        s.chooser_mask = -1
-    else:
-        if s.split < 0:
-            _bad("chooser_takes", "a group is taken only after the split")
-        m = spec.SPLITS[s.split]
-        groups = (spec.group_name(m), spec.group_name(7 ^ m))
-        s.chooser_mask = (m, 7 ^ m)[_choice(d["chooser_takes"], groups, "chooser_takes")]
-    s.die = _choice(d["die"], DICE + ("done",), "die")
-    s.draws_left = check_int(d["draws_left"], "nice_buns state: draws_left", 0, spec.MAX_DRAW)
-
-    cascade = d["cascade"]
-    if not isinstance(cascade, list) or len(cascade) > 2:
-        _bad("cascade", "must be a list of at most two seats")
-    s.cascade = [check_int(p, "nice_buns state: cascade[]", 0, n - 1) for p in cascade]
-    if len(set(s.cascade)) != len(s.cascade):
-        _bad("cascade", "a seat appears twice")
-
-    s.bag = _counts(d["bag"], KINDS, "bag")
-    s.tray = _counts(d["tray"], COLOURS, "tray")
-    seats = d["seats"]
-    if not isinstance(seats, list) or len(seats) != n:
-        _bad("seats", f"must be a list of {n} seats")
-    for p, seat in enumerate(seats):
-        where = f"seats[{p}]"
-        if not isinstance(seat, dict) or sorted(seat) != ["fish_on", "front", "plate"]:
-            _bad(where, "must be a dict with keys 'front', 'fish_on', 'plate'")
-        s.front[p] = _counts(seat["front"], KINDS, f"{where}.front")
-        s.fish_on[p] = -1 if seat["fish_on"] is None else _choice(seat["fish_on"], COLOURS, f"{where}.fish_on")
-        plate = seat["plate"]
-        if not isinstance(plate, list) or len(set(plate)) != len(plate):
-            _bad(f"{where}.plate", "must be a list of distinct colours")
-        for c in plate:
-            s.plates[p] |= 1 << _choice(c, COLOURS, f"{where}.plate")
-    s.winner = -1 if d["winner"] is None else check_int(d["winner"], "nice_buns state: winner", 0, n - 1)
-    rng = d["rng"]
-    if not isinstance(rng, list) or len(rng) != 4:
-        _bad("rng", "must be a list of four 64-bit words")
-    for w in rng:
-        check_int(w, "nice_buns state: rng[]", 0, (1 << 64) - 1)
-    try:
-        s.rng = Rng.from_state(rng)
-    except ValueError as e:
-        _bad("rng", str(e))
-
-    _check_conservation(s)
-    _check_position(s)
-    if "current_player" in d and d["current_player"] != s._current_player():
-        _bad("current_player", f"the position gives {s._current_player()}, got {d['current_player']!r}")
+    f = nb_dict.state_fields_from_dict(game.config, d)
+    s = State(game, Rng.from_state(f.rng))
+    for name in ("phase", "turn", "roller", "dice", "split", "chooser_mask", "die", "draws_left", "cascade",
+                 "bag", "tray", "front", "fish_on", "plates", "winner"):
+        setattr(s, name, getattr(f, name))
+    if s.phase == ACT and len(s._die_options()) < 2:
+        raise ValueError(f"nice_buns state: phase: {nb_dict.ONE_OPTION_MESSAGE}")
     return s
-
-
-def _check_conservation(s: State) -> None:
-    """Every bun is in exactly one place: bag, tray, in front of a player, or on a plate."""
-    cfg = s.cfg
-    for k in range(NK):
-        total = s.bag[k] + sum(f[k] for f in s.front)
-        if k < NC:
-            total += s.tray[k] + cfg.set_size * sum(pl >> k & 1 for pl in s.plates)
-        expected = cfg.colour_counts[k] if k < NC else cfg.fish_heads
-        if total != expected:
-            _bad("bag/tray/seats", f"{KINDS[k]}: bag + tray + fronts + plates hold {total} buns, "
-                                   f"the game has {expected}")
-    if sum(s.tray) > cfg.tray_size:
-        _bad("tray", f"holds {sum(s.tray)} buns, at most {cfg.tray_size}")
-    if sum(s.tray) < cfg.tray_size and sum(s.bag[:NC]) > 0:
-        _bad("tray", "is short while the bag still holds coloured buns (NB-10: it refills at once)")
-
-
-def _stability_problem(s: State, p: int) -> Optional[str]:
-    """Why seat p is not at rest after its cascade (NB-7 to NB-9), or None."""
-    cfg = s.cfg
-    c = s.front[p]
-    fish, coloured = c[FISH], sum(c[:NC])
-    on = s.fish_on[p]
-    if fish == 0 or coloured == 0:
-        if on >= 0:
-            return "fish_on must be null without fish heads or without coloured buns"
-    elif on < 0 or c[on] != max(c[:NC]):
-        return "the fish heads must be on a largest set (NB-7)"
-    for k in range(NC):
-        if c[k] + (fish if on == k else 0) >= cfg.greedy_size:
-            return f"a {COLOURS[k]} set of {cfg.greedy_size} or more must have gone back (NB-8)"
-    if coloured == 0 and fish >= cfg.greedy_size:
-        return f"{cfg.greedy_size} or more fish heads must have gone back (NB-8)"
-    for k in range(NC):
-        if c[k] == cfg.set_size and s.plates[p] >> k & 1:
-            return f"a second {COLOURS[k]} set must have gone back (no doubles)"
-    if fish == 0 and not cfg.options["manual_plating"]:
-        for k in range(NC):
-            if c[k] == cfg.set_size:
-                return f"the {COLOURS[k]} set must have been plated (NB-9, automatic plating)"
-    return None
-
-
-def _check_position(s: State) -> None:
-    """Phase consistency: the state must be one the engine can rest in."""
-    cfg = s.cfg
-    ph = s.phase
-    won = [p for p in range(cfg.players) if bin(s.plates[p]).count("1") >= cfg.sets_to_win]
-    if len(won) > 1:
-        _bad("seats", f"seats {won} have all completed their plates")
-    if s.winner >= 0 and won != [s.winner]:
-        _bad("winner", f"seat {s.winner} has not completed a plate")
-    if won and s.winner < 0:
-        _bad("winner", f"seat {won[0]} has completed a plate, so the game is won")
-    if ph == OVER and s.winner < 0 and not (s.turn == cfg.options["max_turns"] and s.die == DONE):
-        _bad("phase", "a game is over when it is won or when the last turn (max_turns) is done")
-    if ph != OVER and s.winner >= 0:
-        _bad("phase", "a won game is over")
-    if ph in (SPLIT, CHOOSE):
-        if (s.split >= 0) != (ph == CHOOSE) or s.chooser_mask >= 0:
-            _bad("split", "set in the choose phase only; chooser_takes is null before the choice")
-        if s.die != 0 or s.draws_left:
-            _bad("die", "before the choice the die is 'small' and draws_left 0")
-    elif s.chooser_mask < 0:
-        _bad("chooser_takes", f"must be set in the {spec.PHASES[ph]} phase")
-    if ph in (FISH_PHASE, PLATE_PHASE):
-        if not s.cascade:
-            _bad("cascade", "the deciding seat is the first of the cascade")
-    elif s.cascade:
-        _bad("cascade", f"must be empty in the {spec.PHASES[ph]} phase")
-    # draws_left: only a draw die at the pointer has draws left, and at rest it has at least one
-    at_draw = s.die < DONE and s.face(s.die).action == DRAW
-    if ph in (FISH_PHASE, PLATE_PHASE) and at_draw:
-        if not 1 <= s.draws_left <= s.face(s.die).count:
-            _bad("draws_left", f"must be in [1, {s.face(s.die).count}] at the {DICE[s.die]} die")
-    elif ph == OVER and at_draw:
-        if s.draws_left > s.face(s.die).count:
-            _bad("draws_left", f"at most {s.face(s.die).count}")
-    elif s.draws_left:
-        _bad("draws_left", "must be 0 unless a draw die is still drawing")
-    if ph == ACT:
-        if s.die == DONE or s.face(s.die).action == DRAW:
-            _bad("die", "the act phase waits for a die that asks a decision (not a draw die)")
-    for p in range(cfg.players):
-        if p in s.cascade:
-            continue    # its cascade has not run yet (checked below if it is deciding now)
-        problem = _stability_problem(s, p)
-        if problem and not (ph == OVER and s.winner >= 0):
-            _bad(f"seats[{p}]", problem)
-    if ph == FISH_PHASE:
-        p = s.cascade[0]
-        c = s.front[p]
-        if cfg.options["fish_tiebreak"] != "owner":
-            _bad("phase", "the fish phase exists only with fish_tiebreak='owner'")
-        if c[FISH] == 0 or sum(c[:NC]) == 0 or s.fish_on[p] >= 0:
-            _bad(f"seats[{p}]", "a fish choice needs fish heads, coloured buns and fish_on null")
-        if sum(1 for k in range(NC) if c[k] == max(c[:NC])) < 2:
-            _bad(f"seats[{p}]", "a fish choice needs two or more tied largest sets")
-    if ph == PLATE_PHASE:
-        p = s.cascade[0]
-        if not cfg.options["manual_plating"]:
-            _bad("phase", "the plate phase exists only with manual_plating=True")
-        problem = _stability_problem(s, p)
-        if problem:
-            _bad(f"seats[{p}]", problem)
-        if s.front[p][FISH] or not any(s.front[p][k] == cfg.set_size and not s.plates[p] >> k & 1
-                                       for k in range(NC)):
-            _bad(f"seats[{p}]", "the plate phase needs no fish heads and a set to plate")
-    if ph == ACT and len(s._die_options()) < 2:
-        _bad("phase", "a die with fewer than two legal actions is resolved automatically; "
-                      "build the position one step earlier (e.g. in the choose phase)")

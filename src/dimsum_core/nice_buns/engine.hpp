@@ -1,0 +1,156 @@
+// Nice Buns: config, state and the rules' entry points. docs/rules/nice_buns.md is the spec;
+// python/dimsum/reference/nice_buns.py is the readable oracle this must agree with step by step
+// (same RNG calls in the same order, so a seed gives the same game in both).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "../common/game_api.hpp"
+#include "../common/rng.hpp"
+
+namespace dimsum::nice_buns {
+
+inline constexpr int kMaxPlayers = 6;  // six plates
+inline constexpr int kColours = 4;     // 0 blue, 1 green, 2 red, 3 yellow (colour order)
+inline constexpr int kKinds = 5;       // the colours and 4 = fish head
+inline constexpr int kFish = 4;
+inline constexpr int kDice = 3;        // 0 small, 1 medium, 2 large
+inline constexpr int kDone = 3;        // the die pointer after the large die
+inline constexpr int kMaxFaces = 12;
+inline constexpr int kMaxDraw = 6;     // buns one draw face takes
+inline constexpr int kConfigFormat = 1;
+
+enum FaceAction : uint8_t { kDraw = 0, kPutBack, kTake, kGive, kSteal, kSwap };
+enum Phase : int8_t { kSplitPhase = 0, kChoosePhase, kActPhase, kFishPhase, kPlatePhase, kOver };
+
+// The four ways to split the dice (NB-2), each named by the mask of its first group.
+inline constexpr uint8_t kSplits[4] = {0b111, 0b011, 0b101, 0b110};
+
+// A multiset of buns: a count per kind, one byte each, in one word (kind k in bits 8k..8k+7).
+// The bag (up to 255 of a kind), the tray and every player's unplated buns are one of these.
+struct Buns {
+  uint64_t w;
+
+  static constexpr int shift(int kind) { return 8 * kind; }
+  constexpr int get(int kind) const { return static_cast<int>((w >> shift(kind)) & 255u); }
+  constexpr void add(int kind, int n = 1) { w += static_cast<uint64_t>(n) << shift(kind); }
+  constexpr void sub(int kind, int n = 1) { w -= static_cast<uint64_t>(n) << shift(kind); }
+  // The sum of the counts of kinds [0, kinds): bytes folded into 16-bit lanes, then added.
+  constexpr int total(int kinds = kKinds) const {
+    const uint64_t x = kinds >= 8 ? w : w & ((1ull << (8 * kinds)) - 1);
+    const uint64_t pairs = (x & 0x00FF00FF00FF00FFull) + ((x >> 8) & 0x00FF00FF00FF00FFull);
+    return static_cast<int>((pairs * 0x0001000100010001ull) >> 48);
+  }
+  constexpr int coloured() const { return total(kColours); }
+  // Bit k set when kind k has at least one bun.
+  constexpr unsigned present() const {
+    unsigned m = 0;
+    for (int k = 0; k < kKinds; ++k) m |= (get(k) != 0 ? 1u : 0u) << k;
+    return m;
+  }
+  // Bit k set when colour k has exactly `n` buns.
+  constexpr unsigned colours_with(int n) const {
+    unsigned m = 0;
+    for (int k = 0; k < kColours; ++k) m |= (get(k) == n ? 1u : 0u) << k;
+    return m;
+  }
+  constexpr int largest_colour_count() const {
+    int best = 0;
+    for (int k = 0; k < kColours; ++k) best = get(k) > best ? get(k) : best;
+    return best;
+  }
+};
+
+struct Face {
+  uint8_t action;   // FaceAction
+  uint8_t count;    // draw: buns drawn
+  uint8_t colours;  // take: bitmask of the colours that may be taken
+};
+
+struct Config {
+  int8_t players, start_player;  // start_player -1: drawn at random
+  uint8_t fish_tiebreak;         // 0 owner, 1 colour_order
+  bool manual_plating, mandatory_dice, fish_movable;
+  int32_t max_turns, max_game_length;
+  uint8_t colour_counts[kColours], fish_heads, tray_size, starting_buns, set_size, greedy_size, sets_to_win;
+  uint8_t num_faces[kDice];
+  Face faces[kDice][kMaxFaces];
+  // the action space (dimsum.games.nice_buns.Config): 0 split, 4 choose, 12 take, 16 put back,
+  // then give, steal, swap, fish to, plate, keep, pass
+  int16_t num_actions, observation_size;
+  int16_t give, steal, swap, fish_to, plate, keep, pass;
+
+  static constexpr int kSplit = 0, kChoose = 4, kTake = 12, kPutBack = 16, kGiveFirst = 21;
+  constexpr int give_action(int kind, int target) const { return give + kind * players + target; }
+  constexpr int steal_action(int kind, int target) const { return steal + kind * players + target; }
+  constexpr int swap_action(int mine, int target, int theirs) const {
+    return swap + (mine * players + target) * kKinds + theirs;
+  }
+};
+
+struct State {
+  Rng rng;
+  uint64_t hash;                 // Zobrist key: the buns (fronts, tray) and the scalar block below
+  Buns front[kMaxPlayers];       // unplated buns in front of each seat
+  Buns bag, tray;                // the bag is not hashed: it is everything not elsewhere
+  // -- the scalar block: hashed as one (see hashing.hpp); keep these last and contiguous --
+  uint32_t turn;                 // 1 = the first turn
+  int8_t phase, current, roller;
+  int8_t split;                  // index into kSplits, -1 before the split
+  int8_t chooser_mask;           // dice the chooser took, -1 before the choice
+  int8_t die;                    // the next die to act, kDone after the large die
+  int8_t draws_left;             // buns the draw die at `die` still takes
+  int8_t winner;                 // -1: none
+  uint8_t dice[kDice];           // the face rolled on each die
+  int8_t cascade[2];             // seats whose cascade (NB-9) is pending, first deciding; -1 unused
+  uint8_t cascade_len;
+  int8_t fish_on[kMaxPlayers];   // colour the seat's fish heads are attached to, -1 none
+  uint8_t plates[kMaxPlayers];   // bitmask of plated colours
+  uint8_t reserved_[2];          // always zero: no padding, so equal states have equal bytes
+};
+static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
+static_assert(std::is_standard_layout_v<State>);
+inline constexpr size_t kScalarBlockBytes = sizeof(State) - offsetof(State, turn);
+static_assert(kScalarBlockBytes == 32, "the scalar block is four words");
+
+// The traits struct make_api<> turns into a GameApi.
+struct Engine {
+  using Config = nice_buns::Config;
+  using State = nice_buns::State;
+  static constexpr const char* kName = "nice_buns";
+  static constexpr uint16_t kGameId = 2;
+  static constexpr uint16_t kStateVersion = 1;
+  // the largest legal list: swap, 5 kinds x 5 other seats x 5 kinds, plus pass
+  static constexpr int kMaxActions = kKinds * (kMaxPlayers - 1) * kKinds + 1;
+
+  static bool config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen);
+  static ConfigInfo config_info(const Config& c);
+  static void new_state(const Config& c, State& s, uint64_t seed);
+  static int current_player(const State& s) { return s.current; }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
+  static bool is_legal(const Config& c, const State& s, int action);
+  static void apply(const Config& c, State& s, int action);
+  static void returns(const Config& c, const State& s, double* out);
+  static void observe(const Config& c, const State& s, int player, float* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  static int export_fields(const Config& c, const State& s, int64_t* out);
+  static bool import_fields(const Config& c, const int64_t* v, int n, State& s, char* err, int errlen);
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
+  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+};
+
+// Shared by rules.cpp and io.cpp.
+inline const Face& face_of(const Config& c, const State& s, int die) { return c.faces[die][s.dice[die]]; }
+inline int chooser_of(const Config& c, const State& s) { return (s.roller + 1) % c.players; }
+// NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest.
+inline int holder_of(const Config& c, const State& s, int die) {
+  return (s.chooser_mask >> die & 1) ? chooser_of(c, s) : s.roller;
+}
+// Who decides now, from the other fields (State::current caches it).
+int derive_current(const Config& c, const State& s);
+// The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
+int die_options(const Config& c, const State& s, int16_t* out);
+
+}  // namespace dimsum::nice_buns

@@ -1,0 +1,61 @@
+// Nice Buns' Zobrist keys and the helpers that keep State::hash up to date.
+// Internal to the nice_buns folder.
+//
+// The key is the XOR of
+// - one key per (holder, kind, count) for the buns in front of each seat and on the tray
+//   (updated on every change by change_count);
+// - one key for the scalar block (turn, phase, dice, split, cascade, fish, plates, ...): a
+//   turn touches many of these small fields, so the block is keyed as a whole, taken out of
+//   the hash when apply starts and put back when it ends (ScalarBlockGuard).
+// The bag is not hashed: it is everything not elsewhere. The RNG is not part of the key.
+#pragma once
+
+#include <cstring>
+
+#include "../common/zobrist.hpp"
+#include "engine.hpp"
+
+namespace dimsum::nice_buns {
+
+inline constexpr uint64_t kSalt = 0x4E49434542554E01ull;  // "NICEBUN" + table version
+inline constexpr int kHolderTray = kMaxPlayers, kHolders = kMaxPlayers + 1;
+inline constexpr int kTabledCounts = 16;  // counts at rest are below 16; larger ones are computed
+inline constexpr auto kBunKeys = zobrist_table<kHolders * kKinds * kTabledCounts>(kSalt);
+
+constexpr uint64_t bun_key(int holder, int kind, int count) {
+  if (count == 0) return 0;
+  const int slot = holder * kKinds + kind;
+  return count < kTabledCounts ? kBunKeys[slot * kTabledCounts + count] : scalar_key(kSalt, 64 + slot, count);
+}
+
+inline constexpr int kBlockWords = static_cast<int>(kScalarBlockBytes / 8);
+inline constexpr auto kBlockSalts = zobrist_table<kBlockWords>(kSalt ^ 0xB10C);
+
+// The key of the scalar block: each of its four words mixed with its own salt (splitmix64 is
+// a bijection with full avalanche, so distinct blocks get unrelated keys).
+inline uint64_t scalar_block_key(const State& s) {
+  uint64_t words[kBlockWords];
+  std::memcpy(words, &s.turn, kScalarBlockBytes);
+  uint64_t h = 0;
+  for (int i = 0; i < kBlockWords; ++i) h ^= splitmix64(words[i] ^ kBlockSalts[i]);
+  return h;
+}
+
+// Adds `delta` (may be negative) buns of `kind` to `where`, held by `holder`, keeping the key.
+inline void change_count(State& s, int holder, Buns& where, int kind, int delta) {
+  const int before = where.get(kind);
+  s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
+  if (delta >= 0) where.add(kind, delta);
+  else where.sub(kind, -delta);
+}
+
+// Takes the scalar block out of the key for the lifetime of the guard and puts it back after.
+struct ScalarBlockGuard {
+  State& s;
+  explicit ScalarBlockGuard(State& state) : s(state) { s.hash ^= scalar_block_key(s); }
+  ~ScalarBlockGuard() { s.hash ^= scalar_block_key(s); }
+  ScalarBlockGuard(const ScalarBlockGuard&) = delete;
+  ScalarBlockGuard& operator=(const ScalarBlockGuard&) = delete;
+};
+
+}  // namespace dimsum::nice_buns

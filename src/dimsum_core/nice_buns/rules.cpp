@@ -1,0 +1,416 @@
+// Nice Buns' rules: setup, the turn (roll, split, choose, the three dice), the cascade (NB-9)
+// and the end of the game. Rule ids (NB-n) refer to docs/rules/nice_buns.md. Every random
+// event is a call on s.rng in the order of python/dimsum/reference/nice_buns.py (its module
+// doc lists the order); draws walk the kinds in index order like Rng.draw_index.
+#include <bit>
+
+#include "../common/bits.hpp"
+
+#include "engine.hpp"
+#include "hashing.hpp"
+
+namespace dimsum::nice_buns {
+namespace {
+
+// The settle loop's bound: a die takes at most 1 step to act or skip, a draw die 2 a bun (the
+// draw and its cascade), every action queues at most 2 cascades, and a turn ends in 1 step.
+inline constexpr int kSettleBound = kDice * (2 * kMaxDraw + 3) + 4;
+
+// One bun drawn uniformly from the first `kinds` kinds of `from` (total > 0); the twin of
+// Rng.draw_index(counts[:kinds]): one bounded integer, then a walk in kind order.
+int draw_bun(Rng& rng, const Buns& from, int kinds, int total) {
+  uint64_t r = rng.bounded(static_cast<uint64_t>(total));
+  for (int k = 0; k < kinds; ++k) {
+    const uint64_t n = static_cast<uint64_t>(from.get(k));
+    if (r < n) return k;
+    r -= n;
+  }
+  return kinds - 1;  // unreachable when total is right
+}
+
+void roll(const Config& c, State& s) {
+  for (int d = 0; d < kDice; ++d) s.dice[d] = static_cast<uint8_t>(s.rng.bounded(c.num_faces[d]));
+}
+
+// NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
+void top_up_tray(const Config& c, State& s) {
+  for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
+    const int coloured = s.bag.coloured();
+    if (coloured == 0) return;
+    const int k = draw_bun(s.rng, s.bag, kColours, coloured);
+    s.bag.sub(k);
+    change_count(s, kHolderTray, s.tray, k, +1);
+  }
+}
+
+void move_bun(State& s, int from, int to, int kind) {
+  change_count(s, from, s.front[from], kind, -1);
+  change_count(s, to, s.front[to], kind, +1);
+}
+
+void set_cascade(State& s, int first, int second = -1) {
+  s.cascade[0] = static_cast<int8_t>(first);
+  s.cascade[1] = static_cast<int8_t>(second);
+  s.cascade_len = second < 0 ? 1 : 2;
+}
+
+void pop_cascade(State& s) {
+  s.cascade[0] = s.cascade[1];
+  s.cascade[1] = -1;
+  --s.cascade_len;
+}
+
+void enter_die(const Config& c, State& s, int die) {
+  s.die = static_cast<int8_t>(die);
+  s.draws_left = 0;
+  if (die < kDone && face_of(c, s, die).action == kDraw) s.draws_left = static_cast<int8_t>(face_of(c, s, die).count);
+}
+
+// NB-3/NB-13: play passes clockwise, so the chooser rolls next; the turn cap ends in a draw.
+void next_turn(const Config& c, State& s) {
+  if (static_cast<int32_t>(s.turn) >= c.max_turns) {
+    s.phase = kOver;
+    return;
+  }
+  ++s.turn;
+  s.roller = static_cast<int8_t>(chooser_of(c, s));
+  s.split = s.chooser_mask = -1;
+  s.die = 0;
+  s.draws_left = 0;
+  s.phase = kSplitPhase;
+  roll(c, s);
+}
+
+// `n` buns of `colour` (colour -1: none) and `fish` fish heads go from seat p back to the bag.
+void to_bag(const Config& c, State& s, int p, int colour, int n, int fish) {
+  if (n) {
+    change_count(s, p, s.front[p], colour, -n);
+    s.bag.add(colour, n);
+  }
+  if (fish) {
+    change_count(s, p, s.front[p], kFish, -fish);
+    s.bag.add(kFish, fish);
+    s.fish_on[p] = -1;
+  }
+  top_up_tray(c, s);
+}
+
+void plate(const Config& c, State& s, int p, int colour) {
+  change_count(s, p, s.front[p], colour, -c.set_size);
+  s.plates[p] = static_cast<uint8_t>(s.plates[p] | (1u << colour));
+  if (std::popcount(static_cast<unsigned>(s.plates[p])) >= c.sets_to_win) s.winner = static_cast<int8_t>(p);
+}
+
+// NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
+bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, int on) {
+  const Buns& f = s.front[p];
+  for (int k = 0; k < kColours; ++k) {
+    const int with_fish = on == k ? fish : 0;
+    if (f.get(k) + with_fish >= c.greedy_size) {
+      to_bag(c, s, p, k, f.get(k), with_fish);
+      return true;
+    }
+  }
+  if (coloured == 0 && fish >= c.greedy_size) {  // fish heads alone form a set of their own
+    to_bag(c, s, p, -1, 0, fish);
+    return true;
+  }
+  return false;
+}
+
+// NB-9, steps 1-5 for seat p, repeated until nothing changes. Returns kFishPhase or
+// kPlatePhase when the owner must decide, -1 when done (s.winner is set if p won).
+// Every repeat sends three or more buns back to the bag, so p's buns bound the loop.
+int run_cascade(const Config& c, State& s, int p) {
+  for (int bound = s.front[p].total() + 1; bound > 0; --bound) {
+    const Buns& f = s.front[p];
+    // 1. NB-7: fish heads attach to the largest coloured set; a set still tied for largest
+    //    keeps them; otherwise the single largest, or the tiebreak.
+    const int fish = f.get(kFish), coloured = f.coloured();
+    if (fish == 0 || coloured == 0) {
+      s.fish_on[p] = -1;
+    } else {
+      const int largest = f.largest_colour_count();
+      if (s.fish_on[p] < 0 || f.get(s.fish_on[p]) != largest) {
+        const unsigned tied = f.colours_with(largest);
+        if (std::popcount(tied) == 1 || c.fish_tiebreak == 1) {
+          s.fish_on[p] = static_cast<int8_t>(std::countr_zero(tied));
+        } else {
+          s.fish_on[p] = -1;
+          return kFishPhase;
+        }
+      }
+    }
+    // 2. NB-8: greedy sets go back.
+    if (send_back_greedy(c, s, p, fish, coloured, s.fish_on[p])) continue;
+    // 3. No doubles: a coloured set of a colour already plated goes back.
+    const unsigned doubled = f.colours_with(c.set_size) & s.plates[p];
+    if (doubled) {
+      to_bag(c, s, p, std::countr_zero(doubled), c.set_size, 0);
+      continue;
+    }
+    // 4. Plating, only while no fish head is held; 5. the win, at once.
+    if (fish == 0) {
+      const unsigned ready = f.colours_with(c.set_size) & ~static_cast<unsigned>(s.plates[p]);
+      if (ready) {
+        if (c.manual_plating) return kPlatePhase;
+        for (unsigned m = ready; m; m &= m - 1) {
+          plate(c, s, p, std::countr_zero(m));
+          if (s.winner >= 0) return -1;
+        }
+      }
+    }
+    return -1;
+  }
+  return -1;  // unreachable: see the bound above
+}
+
+// NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die (NB-11).
+void draw_one(const Config& c, State& s) {
+  const int in_bag = s.bag.total();
+  if (s.draws_left == 0 || in_bag == 0) return enter_die(c, s, s.die + 1);
+  const int p = holder_of(c, s, s.die);
+  const int k = draw_bun(s.rng, s.bag, kKinds, in_bag);
+  s.bag.sub(k);
+  change_count(s, p, s.front[p], k, +1);
+  if (--s.draws_left == 0) enter_die(c, s, s.die + 1);
+  set_cascade(s, p);
+}
+
+// The holder of the current die does `a`; the pointer moves on, then the cascades run.
+void act(const Config& c, State& s, int a) {
+  const int h = holder_of(c, s, s.die);
+  enter_die(c, s, s.die + 1);
+  if (a == c.pass) return;
+  if (a < Config::kPutBack) {  // take a colour from the tray
+    const int colour = a - Config::kTake;
+    change_count(s, kHolderTray, s.tray, colour, -1);
+    change_count(s, h, s.front[h], colour, +1);
+    top_up_tray(c, s);
+    set_cascade(s, h);
+  } else if (a < c.give) {  // put a bun back in the bag
+    const int kind = a - Config::kPutBack;
+    change_count(s, h, s.front[h], kind, -1);
+    s.bag.add(kind);
+    top_up_tray(c, s);
+    set_cascade(s, h);
+  } else if (a < c.steal) {
+    const int i = a - c.give;
+    const int t = i % c.players;
+    move_bun(s, h, t, i / c.players);
+    set_cascade(s, h, t);
+  } else if (a < c.swap) {
+    const int i = a - c.steal;
+    const int t = i % c.players;
+    move_bun(s, t, h, i / c.players);
+    set_cascade(s, h, t);
+  } else {
+    const int i = a - c.swap;
+    const int theirs = i % kKinds, mine = i / kKinds / c.players, t = i / kKinds % c.players;
+    move_bun(s, h, t, mine);
+    move_bun(s, t, h, theirs);
+    set_cascade(s, h, t);  // NB-6: the actor's cascade first, then the other player's
+  }
+}
+
+// Runs everything automatic until a player has a real decision or the game is over.
+void settle(const Config& c, State& s) {
+  for (int step = 0; step < kSettleBound; ++step) {
+    if (s.winner >= 0) {
+      s.cascade[0] = s.cascade[1] = -1;
+      s.cascade_len = 0;
+      s.phase = kOver;
+      return;
+    }
+    if (s.cascade_len) {
+      const int pause = run_cascade(c, s, s.cascade[0]);
+      if (s.winner >= 0) continue;
+      if (pause >= 0) {
+        s.phase = static_cast<int8_t>(pause);
+        return;
+      }
+      pop_cascade(s);
+      continue;
+    }
+    s.phase = kActPhase;
+    if (s.die == kDone) return next_turn(c, s);
+    if (face_of(c, s, s.die).action == kDraw) {
+      draw_one(c, s);
+      continue;
+    }
+    int16_t options[Engine::kMaxActions];
+    const int n = die_options(c, s, options);
+    if (n >= 2) return;
+    if (n == 1) act(c, s, options[0]);  // the only choice is made for the player
+    else enter_die(c, s, s.die + 1);    // nothing the die can do: no effect
+  }
+}
+
+}  // namespace
+
+int derive_current(const Config& c, const State& s) {
+  switch (s.phase) {
+    case kSplitPhase: return s.roller;
+    case kChoosePhase: return chooser_of(c, s);
+    case kActPhase: return holder_of(c, s, s.die);
+    case kFishPhase:
+    case kPlatePhase: return s.cascade[0];
+    default: return -1;
+  }
+}
+
+int die_options(const Config& c, const State& s, int16_t* out) {
+  const Face& face = face_of(c, s, s.die);
+  const int h = holder_of(c, s, s.die), P = c.players;
+  // kinds that may change hands: present, and not a fish head unless fish_movable
+  const unsigned movable_kinds = c.fish_movable ? 0x1Fu : 0x0Fu;
+  const unsigned mine = s.front[h].present() & movable_kinds;
+  int n = 0;
+  auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
+  // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
+  switch (face.action) {
+    case kTake:  // NB-5
+      for_each_bit(face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
+      break;
+    case kPutBack:  // NB-5
+      for_each_bit(mine, [&](int k) { push(Config::kPutBack + k); });
+      break;
+    case kGive:  // NB-6
+      for_each_bit(mine, [&](int k) {
+        for (int t = 0; t < P; ++t)
+          if (t != h) push(c.give_action(k, t));
+      });
+      break;
+    case kSteal:
+      for (int k = 0; k < kKinds; ++k)
+        if (movable_kinds >> k & 1)
+          for (int t = 0; t < P; ++t)
+            if (t != h && s.front[t].get(k)) push(c.steal_action(k, t));
+      break;
+    case kSwap:
+      for_each_bit(mine, [&](int a) {
+        for (int t = 0; t < P; ++t)
+          if (t != h) for_each_bit(s.front[t].present() & movable_kinds, [&](int b) { push(c.swap_action(a, t, b)); });
+      });
+      break;
+    default:
+      break;
+  }
+  if (n && !c.mandatory_dice) push(c.pass);  // the largest action: the list stays sorted
+  return n;
+}
+
+void Engine::new_state(const Config& c, State& s, uint64_t seed) {
+  s = State{};
+  s.rng = Rng::from_seed(seed);
+  s.turn = 1;
+  s.phase = kSplitPhase;
+  s.split = s.chooser_mask = s.winner = -1;
+  s.cascade[0] = s.cascade[1] = -1;
+  for (int p = 0; p < kMaxPlayers; ++p) s.fish_on[p] = -1;
+  for (int k = 0; k < kColours; ++k) s.bag.add(k, c.colour_counts[k]);
+  s.bag.add(kFish, c.fish_heads);
+  // NB-1: the start player, the tray, then non-matching starting buns seat by seat, the first roll
+  s.roller = static_cast<int8_t>(c.start_player >= 0 ? c.start_player : s.rng.bounded(c.players));
+  top_up_tray(c, s);
+  for (int p = 0; p < c.players; ++p) {
+    for (int i = 0; i < c.starting_buns; ++i) {
+      Buns allowed = s.bag;  // the colours p holds count as 0
+      for (int k = 0; k < kColours; ++k)
+        if (s.front[p].get(k)) allowed.sub(k, allowed.get(k));
+      const int total = allowed.coloured();
+      if (total == 0) break;
+      const int k = draw_bun(s.rng, allowed, kColours, total);
+      s.bag.sub(k);
+      s.front[p].add(k);
+    }
+  }
+  roll(c, s);
+  s.current = static_cast<int8_t>(derive_current(c, s));
+  s.hash = compute_hash(c, s);
+}
+
+int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
+  switch (s.phase) {
+    case kSplitPhase:
+      for (int i = 0; i < 4; ++i) out[i] = static_cast<int16_t>(Config::kSplit + i);
+      return 4;
+    case kChoosePhase: {
+      const int m = kSplits[s.split];
+      const int lo = m < (7 ^ m) ? m : 7 ^ m;
+      out[0] = static_cast<int16_t>(Config::kChoose + lo);
+      out[1] = static_cast<int16_t>(Config::kChoose + (7 ^ lo));
+      return 2;
+    }
+    case kActPhase: return die_options(c, s, out);
+    case kFishPhase: {
+      const Buns& f = s.front[s.cascade[0]];
+      int n = 0;
+      for (unsigned m = f.colours_with(f.largest_colour_count()); m; m &= m - 1)
+        out[n++] = static_cast<int16_t>(c.fish_to + std::countr_zero(m));
+      return n;
+    }
+    case kPlatePhase: {
+      const int p = s.cascade[0];
+      int n = 0;
+      for (unsigned m = s.front[p].colours_with(c.set_size) & ~static_cast<unsigned>(s.plates[p]); m; m &= m - 1)
+        out[n++] = static_cast<int16_t>(c.plate + std::countr_zero(m));
+      out[n++] = c.keep;
+      return n;
+    }
+    default: return 0;
+  }
+}
+
+bool Engine::is_legal(const Config& c, const State& s, int a) {
+  if (a < 0 || a >= c.num_actions) return false;
+  int16_t legal[kMaxActions];
+  const int n = legal_actions(c, s, legal);
+  for (int i = 0; i < n; ++i)
+    if (legal[i] == a) return true;
+  return false;
+}
+
+void Engine::apply(const Config& c, State& s, int a) {
+  ScalarBlockGuard keyed(s);
+  switch (s.phase) {
+    case kSplitPhase:
+      s.split = static_cast<int8_t>(a - Config::kSplit);
+      s.phase = kChoosePhase;  // the chooser always has two groups to choose from
+      s.current = static_cast<int8_t>(derive_current(c, s));
+      return;
+    case kChoosePhase:
+      s.chooser_mask = static_cast<int8_t>(a - Config::kChoose);
+      enter_die(c, s, 0);
+      break;
+    case kActPhase:
+      act(c, s, a);
+      break;
+    case kFishPhase:
+      s.fish_on[s.cascade[0]] = static_cast<int8_t>(a - c.fish_to);
+      break;
+    default:  // the plate phase
+      if (a == c.keep) pop_cascade(s);  // the owner keeps the rest unplated
+      else plate(c, s, s.cascade[0], a - c.plate);
+      break;
+  }
+  s.phase = kActPhase;
+  settle(c, s);
+  s.current = static_cast<int8_t>(derive_current(c, s));
+}
+
+void Engine::returns(const Config& c, const State& s, double* out) {
+  // the winner 1, everyone else 0; a draw by the turn cap (or a game not over) all 0
+  for (int p = 0; p < c.players; ++p) out[p] = p == s.winner ? 1.0 : 0.0;
+}
+
+uint64_t Engine::compute_hash(const Config& c, const State& s) {
+  uint64_t h = scalar_block_key(s);
+  for (int k = 0; k < kKinds; ++k) {
+    for (int p = 0; p < c.players; ++p) h ^= bun_key(p, k, s.front[p].get(k));
+    if (k < kColours) h ^= bun_key(kHolderTray, k, s.tray.get(k));
+  }
+  return h;
+}
+
+}  // namespace dimsum::nice_buns
