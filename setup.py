@@ -22,6 +22,8 @@ CORE = os.path.join("src", "dimsum_core")
 MSVC = sys.platform == "win32"
 
 core_sources = sorted(glob(os.path.join(CORE, "**", "*.cpp"), recursive=True))
+# an extension relinks when any core file changes (the static library is not tracked by itself)
+core_files = core_sources + sorted(glob(os.path.join(CORE, "**", "*.hpp"), recursive=True))
 
 if MSVC:
     cxx_flags = ["/std:c++20", "/O2", "/W4", "/permissive-", "/EHsc"]
@@ -44,6 +46,7 @@ extensions = [
         include_dirs=["src", numpy.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
+        depends=core_files,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
     Extension(
@@ -52,6 +55,7 @@ extensions = [
         include_dirs=["src", pybind11.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
+        depends=core_files,
     ),
 ]
 

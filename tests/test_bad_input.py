@@ -10,7 +10,22 @@ from hypothesis import strategies as st
 import dimsum
 from dimsum import IllegalActionError
 
-GAMES = [("yum_cha", dict(players=3))]
+def _extra_card(d):
+    d["deck"] = dict(d["deck"])
+    d["deck"][next(iter(d["deck"]))] += 1
+
+
+def _extra_bun(d):
+    d["bag"] = dict(d["bag"])
+    d["bag"][next(iter(d["bag"]))] += 1
+
+
+# (game, options, other options that keep the state's size, a corruption that breaks conservation)
+GAME_CASES = {
+    "yum_cha": (dict(players=3), dict(players=3, max_turns_per_round=7), _extra_card),
+    "nice_buns": (dict(players=3), dict(players=3, max_turns=7), _extra_bun),
+}
+GAMES = [(name, case[0]) for name, case in GAME_CASES.items()]
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=40),
@@ -70,9 +85,10 @@ def test_numpy_integer_actions_are_accepted(game):
 
 
 def test_actions_after_the_game_ended_are_refused(game):
-    state = dimsum.make(game.name, **dict(game.options, max_turns_per_round=1, rounds=1)).new_state(0)
+    state = game.new_state(0)
+    rng = __import__("random").Random(0)
     while not state.is_terminal:
-        state.apply(state.legal_actions()[0])
+        state.apply(rng.choice(state.legal_actions()))
     with pytest.raises(IllegalActionError, match="the game is over"):
         state.apply(0)
 
@@ -110,7 +126,7 @@ def test_bytes_of_another_configuration_are_refused(game):
     data = other.new_state(0).to_bytes()
     with pytest.raises(ValueError):
         game.state_from_bytes(data)
-    same_size = dimsum.make(game.name, **dict(game.options, max_turns_per_round=7))
+    same_size = dimsum.make(game.name, **GAME_CASES[game.name][1])
     with pytest.raises(ValueError, match="differently configured"):
         game.state_from_bytes(same_size.new_state(0).to_bytes())
 
@@ -137,17 +153,15 @@ def test_every_single_byte_corruption_is_refused_or_harmless(game):
 
 def test_inconsistent_dict_names_the_field(game):
     d = live_state(game).to_dict()
-    d["deck"] = dict(d["deck"])
-    first = next(iter(d["deck"]))
-    d["deck"][first] += 1
-    with pytest.raises(ValueError, match="in play, the deck has"):
+    GAME_CASES[game.name][2](d)
+    with pytest.raises(ValueError, match=r"(deck|bag)"):
         game.state_from_dict(d)
 
 
 def test_dict_with_a_missing_key_is_refused(game):
     d = live_state(game).to_dict()
     del d["rng"]
-    with pytest.raises(ValueError, match="missing keys"):
+    with pytest.raises(ValueError, match=r"missing.*rng"):
         game.state_from_dict(d)
 
 
@@ -175,11 +189,11 @@ def test_garbage_at_every_entry_point(game, value):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(key=st.sampled_from(["round", "phase", "current_player", "turn", "hands", "centre", "scores", "rng",
-                            "last_taken", "known", "starter", "last_declarer"]), value=garbage)
-def test_garbage_in_any_dict_field_is_refused_cleanly(game, key, value):
+@given(key_index=st.integers(0, 40), value=garbage)
+def test_garbage_in_any_dict_field_is_refused_cleanly(game, key_index, value):
     d = live_state(game).to_dict()
-    d[key] = value
+    keys = sorted(d)
+    d[keys[key_index % len(keys)]] = value
     try:
         state = game.state_from_dict(d)
     except (ValueError, TypeError):
