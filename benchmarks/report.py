@@ -32,25 +32,44 @@ def run_benchmarks(expr: str) -> list:
 def ns_per_unit(bench: dict) -> float:
     """Median time per step where the benchmark says how many steps a call made, else per call."""
     median = bench["stats"]["median"] * 1e9
-    steps = bench.get("extra_info", {}).get("steps_per_call")
-    return median / steps if steps else median
+    info = bench.get("extra_info", {})
+    units = info.get("steps_per_call") or info.get("games_per_call")
+    return median / units if units else median
+
+
+# our game -> the peer doing the nearest work
+PEER_OF = {"yum_cha": "gin_rummy", "nice_buns": "pig", "dim_sum_jam": "hanabi"}
 
 
 def table(benchmarks: list) -> str:
-    per_game = defaultdict(dict)
+    ours = defaultdict(dict)
+    peers = defaultdict(dict)
     for b in benchmarks:
-        game = b.get("param") or "?"
-        per_game[game][b["name"].split("[")[0].removeprefix("test_")] = ns_per_unit(b)
+        name = b["name"].split("[")[0].removeprefix("test_")
+        group = b.get("group") or ""
+        if group.startswith("peer:"):
+            label = name + (" +obs" if b.get("extra_info", {}).get("with_observation") else "")
+            peers[group.removeprefix("peer:")][label] = ns_per_unit(b)
+        elif b.get("param"):
+            ours[b["param"].split("-")[0]][name] = ns_per_unit(b)
     lines = []
-    for game, rows in sorted(per_game.items()):
-        ref = rows.get("reference_random_game")
-        lines += [f"### {game}", "", "| measurement | ns per step or call | vs reference | vs C++ playout |",
+    for game, rows in sorted(ours.items()):
+        ref, cpp = rows.get("reference_random_game"), rows.get("cpp_random_playouts")
+        lines += [f"### {game}", "", "| measurement | ns per step or call | reference / this | this / C++ playout |",
                   "| --- | ---: | ---: | ---: |"]
-        cpp = rows.get("cpp_random_playouts")
         for name, ns in sorted(rows.items(), key=lambda kv: kv[1]):
-            vs_ref = f"{ref / ns:,.0f}x faster" if ref and "game" in name or ref and "playout" in name else ""
+            vs_ref = f"{ref / ns:,.0f}x" if ref and ("game" in name or "playout" in name) else ""
             vs_cpp = f"{ns / cpp:,.1f}x" if cpp else ""
             lines.append(f"| {name} | {ns:,.1f} | {vs_ref} | {vs_cpp} |")
+        peer = PEER_OF.get(game)
+        if peer in peers:
+            py, cc = rows.get("python_api_random_game"), rows.get("cpp_random_playouts")
+            lines += ["", f"Peer on the nearest work: OpenSpiel/RLCard **{peer}** (ns per step; per game for bots)", "",
+                      "| peer measurement | ns | peer / ours (Python loop) | peer / ours (C++ playout) |",
+                      "| --- | ---: | ---: | ---: |"]
+            for name, ns in sorted(peers[peer].items()):
+                lines.append(f"| {name} | {ns:,.1f} | {ns / py:,.1f}x | {ns / cc:,.1f}x |" if py and cc and
+                             "bots" not in name else f"| {name} | {ns:,.1f} | | |")
         lines.append("")
     return "\n".join(lines)
 

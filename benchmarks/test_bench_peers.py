@@ -1,0 +1,78 @@
+"""The nearest peers on the same work, measured in the same run as ours (`pip install ".[peers]"`).
+
+OpenSpiel: pig (dice, the peer of Nice Buns), gin_rummy (draw and discard, the peer of Yum Cha),
+hanabi (cooperative, hidden information, the peer of Dim Sum Jam), each as a Python loop
+(legal_actions, random.choice, apply_action, chance sampled from chance_outcomes) and, for pig,
+whole games in C++ through evaluate_bots. RLCard: gin-rummy. Skipped when a peer is not installed.
+"""
+
+import random
+
+import pytest
+
+GAMES = 4
+
+
+def _openspiel_python_loop(game, seed, observe):
+    rng = random.Random(seed)
+    steps = 0
+    for _ in range(GAMES):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                actions, probs = zip(*outcomes)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                if observe:
+                    state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("peer,observe", [("pig", False), ("gin_rummy", False), ("hanabi", True)])
+def test_peer_openspiel_python_loop(benchmark, peer, observe):
+    pyspiel = pytest.importorskip("pyspiel")
+    params = {"players": 4} if peer == "hanabi" else {}
+    game = pyspiel.load_game(peer, params)
+    benchmark.group = f"peer:{peer}"
+    steps = benchmark.pedantic(_openspiel_python_loop, args=(game, 1, observe), rounds=3, iterations=1)
+    benchmark.extra_info["steps_per_call"] = steps
+    benchmark.extra_info["with_observation"] = observe
+
+
+def test_peer_openspiel_pig_cpp_bots(benchmark):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("pig")
+    benchmark.group = "peer:pig"
+    seeds = iter(range(10**9))
+
+    def play():
+        steps = 0
+        for _ in range(50):
+            bots = [pyspiel.make_uniform_random_bot(p, next(seeds)) for p in range(2)]
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, next(seeds))
+        return steps
+
+    benchmark.pedantic(play, rounds=3, iterations=1)
+    benchmark.extra_info["games_per_call"] = 50
+
+
+def test_peer_rlcard_gin_rummy(benchmark):
+    rlcard = pytest.importorskip("rlcard")
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+    benchmark.group = "peer:gin_rummy"
+    rng = random.Random(1)
+
+    def play():
+        steps = 0
+        for _ in range(2):
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
+                steps += 1
+        return steps
+
+    steps = benchmark.pedantic(play, rounds=3, iterations=1)
+    benchmark.extra_info["steps_per_call"] = steps
