@@ -101,7 +101,7 @@ def callgrind_instructions(name: str, kind: str, size: int) -> tuple:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
         proc = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", os.path.realpath(sys.executable),
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
              "-c", script, name, kind, str(size)],
             capture_output=True, text=True, env=env, check=False)
         if proc.returncode != 0:
