@@ -149,6 +149,21 @@ def describe_actions(space: ActionSpace, actions: Iterable[int], limit: int = 12
 
 
 # ---------------------------------------------------------------------------------------------
+# What every game's Config has (each game's Config adds its components and rules)
+
+@dataclass(frozen=True)
+class GameConfig:
+    players: int
+    options: Mapping[str, Any]
+    action_space: "ActionSpace"
+    observation_layout: Tuple["Slice", ...]
+    observation_shape: Tuple[int, ...]
+    max_game_length: int  # a hard bound on the number of actions in one game
+    min_return: float
+    max_return: float
+
+
+# ---------------------------------------------------------------------------------------------
 # Observation layouts
 
 @dataclass(frozen=True)

@@ -309,7 +309,6 @@ def test_game_ends_after_four_rounds(engine):
 
 
 def last_round_position(game, scores, **fields):
-    n = game.players
     return position(game, {0: SCORING_EXAMPLE_HAND}, phase="discard", round=3, scores=scores,
                     best_round=list(scores), **fields)
 

@@ -15,7 +15,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import ActionSpace, LayoutBuilder, Option, Slice, check_provenance, load_data, resolve_options
+from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, load_data,
+                       resolve_options)
 
 NAME = "nice_buns"
 MAX_PLAYERS = 6          # six plates [RULEBOOK]
@@ -84,9 +85,7 @@ class Face:
 
 
 @dataclass(frozen=True, eq=False)
-class Config:
-    players: int
-    options: Mapping[str, Any]
+class Config(GameConfig):
     colour_counts: Tuple[int, ...]      # buns of each colour in the game
     fish_heads: int
     tray_size: int
@@ -95,12 +94,6 @@ class Config:
     greedy_size: int
     sets_to_win: int
     dice: Tuple[Tuple[Face, ...], ...]  # dice[d][face index]
-    action_space: ActionSpace
-    observation_layout: Tuple[Slice, ...]
-    observation_shape: Tuple[int, ...]
-    max_game_length: int
-    min_return: float
-    max_return: float
 
     # -- the action space, in this order (P = players) -------------------------------------------
     #   0..3    split (SPLITS order)          4..11  choose group (mask 0..7)

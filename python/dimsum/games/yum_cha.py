@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, LayoutBuilder, Option, Slice, check_provenance, load_data,
+from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, load_data,
                        resolve_options)
 
 NAME = "yum_cha"
@@ -58,18 +58,10 @@ class CardType:
 
 
 @dataclass(frozen=True)
-class Config:
-    players: int
-    options: Dict[str, Any]
+class Config(GameConfig):
     tier_names: Tuple[str, ...]
     tier_points: Tuple[int, ...]
     types: Tuple[CardType, ...]
-    action_space: ActionSpace
-    observation_layout: Tuple[Slice, ...]
-    observation_shape: Tuple[int, ...]
-    max_game_length: int
-    min_return: float
-    max_return: float
 
     @property
     def num_types(self) -> int:

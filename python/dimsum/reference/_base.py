@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .._common import TERMINAL, ActionSpace, IllegalActionError, check_int, describe_actions
+from .._common import TERMINAL, IllegalActionError, check_int, describe_actions
 
 
 class ReferenceGame:

@@ -14,7 +14,7 @@ and it makes resampling natural.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import yum_cha as spec

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 
 namespace dimsum {
@@ -17,5 +18,8 @@ inline bool fail(char* err, int errlen, const char* fmt, ...) {
   }
   return false;
 }
+
+// Range check for values that come from outside (config ints, imported fields).
+constexpr bool in_range(int64_t x, int64_t lo, int64_t hi) { return x >= lo && x <= hi; }
 
 }  // namespace dimsum

@@ -10,7 +10,6 @@
 namespace dimsum::nice_buns {
 namespace {
 
-constexpr bool in_range(int64_t x, int64_t lo, int64_t hi) { return x >= lo && x <= hi; }
 
 constexpr int kHeaderFields = 28;  // see nice_buns_dict.py: the flat int form
 constexpr int kSeatFields = kKinds + 2;

@@ -12,7 +12,6 @@ namespace dimsum::yum_cha {
 
 bool Engine::config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen) {
   c = Config{};
-  auto in_range = [](int64_t x, int64_t lo, int64_t hi) { return x >= lo && x <= hi; };
   if (n < 11 || v[0] != kConfigFormat) return fail(err, errlen, "yum_cha config: unknown format");
   if (!in_range(v[1], 2, kMaxPlayers) || !in_range(v[2], 1, kMaxRounds) || !in_range(v[3], -1, v[1] - 1) ||
       !in_range(v[6], 0, 2) || !in_range(v[7], 1, 10000) || !in_range(v[8], 0, 1) || !in_range(v[9], 0, 1) ||
