@@ -7,6 +7,7 @@ import pytest
 import dimsum
 import dimsum.reference
 from dimsum.reference.rng import Rng
+from differential import play_in_lockstep
 from nb_helpers import face, one_face_dice
 
 # Dice where every face kind sits on every die, so each die meets every action.
@@ -38,27 +39,8 @@ CASES = [
 
 
 def play_both(options, seed, seen):
-    core, ref = dimsum.make("nice_buns", **options), dimsum.reference.make("nice_buns", **options)
-    a, b = core.new_state(seed), ref.new_state(seed)
-    policy = Rng(seed ^ 0xD1FF)
-    step = 0
-    while True:
-        d = a.to_dict()
-        assert d == b.to_dict(), f"seed {seed} step {step}: the states differ"
-        seen[d["phase"]] += 1
-        legal = a.legal_actions()
-        assert legal == b.legal_actions(), f"seed {seed} step {step}: legal actions differ"
-        assert a.current_player == b.current_player
-        assert a.returns() == b.returns()
-        assert core.state_from_dict(d) == a, f"seed {seed} step {step}: the dict does not rebuild the state"
-        if a.is_terminal:
-            return d["winner"]
-        p = a.current_player
-        assert a.observation(p).tolist() == b.observation(p), f"seed {seed} step {step}: observations differ"
-        action = legal[policy.bounded(len(legal))]
-        a.apply(action)
-        b.apply(action)
-        step += 1
+    final = play_in_lockstep("nice_buns", options, seed, on_step=lambda d: seen.update([d["phase"]]))
+    return final["winner"]
 
 
 def _case_id(case):

@@ -5,6 +5,7 @@ import pytest
 import dimsum
 import dimsum.reference
 from dimsum.reference.rng import Rng
+from differential import play_in_lockstep
 from yc_policy import choose
 
 # (options, games): 2,000+ games over every player count and every option that changes the rules
@@ -21,25 +22,8 @@ CASES = [
 
 
 def play_both(options, seed):
-    core, ref = dimsum.make("yum_cha", **options), dimsum.reference.make("yum_cha", **options)
-    a, b = core.new_state(seed), ref.new_state(seed)
-    policy = Rng(seed ^ 0xD1FF)
-    step = 0
-    while True:
-        d = a.to_dict()
-        assert d == b.to_dict(), f"seed {seed} step {step}: the states differ"
-        legal = a.legal_actions()
-        assert legal == b.legal_actions(), f"seed {seed} step {step}: legal actions differ"
-        assert a.current_player == b.current_player
-        assert a.returns() == pytest.approx(b.returns())
-        if a.is_terminal:
-            return step, sum(d["declarations"])
-        p = a.current_player
-        assert a.observation(p).tolist() == b.observation(p), f"seed {seed} step {step}: observations differ"
-        action = choose(core.spec, d, legal, policy)
-        a.apply(action)
-        b.apply(action)
-        step += 1
+    final = play_in_lockstep("yum_cha", options, seed, choose=choose)
+    return sum(final["declarations"])
 
 
 @pytest.mark.parametrize("options,games", CASES, ids=lambda x: str(x) if isinstance(x, int) else
@@ -47,8 +31,7 @@ def play_both(options, seed):
 def test_core_and_reference_agree_step_by_step(options, games):
     declared = 0
     for seed in range(games):
-        _, d = play_both(options, seed)
-        declared += d
+        declared += play_both(options, seed)
     assert declared > 0  # the scoring paths were really exercised
 
 
