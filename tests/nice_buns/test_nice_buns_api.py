@@ -1,6 +1,5 @@
 """Nice Buns: options, data, action space, dict validation, observation, resample, random play."""
 
-import copy
 import json
 from importlib import resources
 
@@ -9,7 +8,7 @@ import pytest
 from dimsum import IllegalActionError
 from dimsum.games import nice_buns as spec
 from dimsum.reference.rng import Rng
-from nb_helpers import face, legal_names, one_face_dice, position, seat
+from nb_helpers import face, one_face_dice, position, seat
 
 KINDS = spec.KINDS
 
