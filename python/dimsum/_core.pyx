@@ -68,6 +68,9 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         bint (*import_fields)(const void*, const int64_t*, int, void*, char*, int) noexcept nogil
         bint (*validate)(const void*, const void*, char*, int) noexcept nogil
         void (*resample)(const void*, const void*, int, uint64_t, void*) noexcept nogil
+        bint (*check_ticks)(const void*, int64_t, char*, int) noexcept nogil
+        int64_t (*apply_timed)(const void*, void*, int, int64_t) noexcept nogil
+        void (*advance)(const void*, void*, int64_t) noexcept nogil
 
     const GameApi* find_game(const char* name)
 
@@ -169,7 +172,10 @@ cdef class Game:
         self.observation_size = info.observation_size
         self.num_fields = info.num_fields
         self.max_game_length = info.max_game_length
-        self.state_type = getattr(self.module, "STATE_CLASS", State)
+        timed = self.api.advance != NULL
+        self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
+        if timed != issubclass(self.state_type, TimedState):
+            raise AssertionError(f"{name}: a game with a clock needs a TimedState (and only it does)")
 
     def __dealloc__(self):
         PyMem_Free(self.config)
@@ -289,12 +295,31 @@ cdef class Game:
         return state
 
 
+cdef class TimedGame(Game):
+    """A configured game whose states hold a clock (a GameApi with apply_timed and advance)."""
+
+    def replay(self, seed, timeline):
+        """The state reached from ``new_state(seed)`` by ``state.timeline`` (actions and time)."""
+        cdef TimedState state = self.new_state(seed)
+        for action, ticks in timeline:
+            if action == -1:
+                state.advance(ticks)
+            else:
+                state.apply(action, ticks=ticks)
+        return state
+
+
+cdef object _game_class(str name):
+    cdef const GameApi* api = find_game(name.encode())
+    return TimedGame if api != NULL and api.advance != NULL else Game
+
+
 def _make_game(name, options):
-    return Game(name, options)
+    return _game_class(name)(name, options)
 
 
 def make(str name, **options):
-    return Game(name, options)
+    return _game_class(name)(name, options)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -506,6 +531,81 @@ cdef class State:
 
     def __repr__(self):
         return f"<{self.game.name} state, player {self.current_player} to act, hash {self.hash:016x}>"
+
+
+# ---------------------------------------------------------------------------------------------
+
+cdef int64_t MAX_TICKS_CHECKED = 1 << 62   # beyond this the game's own check_ticks cannot be asked
+
+
+cdef class TimedState(State):
+    """A position of a game with a clock (Dim Sum Jam's hourglass, ARCHITECTURE section 4).
+
+    ``apply(action, ticks=None)`` charges the action ``ticks`` of time (default: the game's cost
+    for that action); ``advance(ticks)`` lets time pass with no action. ``timeline`` lists
+    ``(action, ticks charged)`` and ``(-1, ticks)`` for advance; ``game.replay(seed, timeline)``
+    rebuilds the state. Bad ticks raise (TypeError/ValueError) with the state unchanged.
+    """
+
+    cdef object _tl             # the timeline as a chain (previous, (action, ticks)): clone shares it
+
+    cdef int64_t _ticks(self, ticks) except -1:
+        cdef char err[ERR_LEN]
+        cdef int64_t t = check_int(ticks, "ticks", 0, MAX_TICKS_CHECKED)
+        if not self.game.api.check_ticks(self.game.config, t, err, ERR_LEN):
+            raise ValueError(err.decode())
+        return t
+
+    def apply(self, action, ticks=None):
+        """Plays ``action``, which took ``ticks`` (None: the game's default cost). IllegalActionError
+        (a ValueError) if it is not legal, ValueError/TypeError for bad ticks: state unchanged."""
+        cdef int64_t t = -1 if ticks is None else self._ticks(ticks)
+        cdef int a = _as_action(action, self.game.num_actions)
+        cdef Game g = self.game
+        if not g.api.is_legal(g.config, self.buf, a):
+            raise IllegalActionError(self._illegal_message(a))
+        cdef int64_t charged = g.api.apply_timed(g.config, self.buf, a, t)
+        self._hist = (self._hist, a)
+        self._hist_len += 1
+        self._tl = (self._tl, (a, charged))
+
+    def advance(self, ticks):
+        """Lets ``ticks`` of time pass with no action (a real-time front end's clock)."""
+        cdef int64_t t = self._ticks(ticks)
+        if self.is_terminal:
+            raise IllegalActionError("advance: the game is over")
+        self.game.api.advance(self.game.config, self.buf, t)
+        self._tl = (self._tl, (-1, t))
+
+    @property
+    def timeline(self):
+        """``(action, ticks charged)`` per apply and ``(-1, ticks)`` per advance, oldest first."""
+        out = []
+        node = self._tl
+        while node is not None:
+            out.append(node[1])
+            node = node[0]
+        out.reverse()
+        return out
+
+    def _export_fields(self):
+        """The flat fields (as export_fields writes them): for the game's read-only extras."""
+        return self._fields()
+
+    def clone(self):
+        cdef TimedState s = State.clone(self)
+        s._tl = self._tl
+        return s
+
+    def __reduce__(self):
+        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.history), tuple(self.timeline)))
+
+
+def _restore_timed_state(Game game, bytes data, tuple history, tuple timeline):
+    cdef TimedState s = _restore_state(game, data, history)
+    for entry in timeline:
+        s._tl = (s._tl, tuple(entry))
+    return s
 
 
 def _restore_state(Game game, bytes data, tuple history):

@@ -363,3 +363,73 @@ def render(d: Dict[str, Any]) -> str:
         lines.append(f" {mark}P{p}: {' '.join(hand) or '(no tokens)'}")
     lines.append(f"bag {len(d['bag'])} tokens, discard pile {len(d['discard'])}: {' '.join(d['discard'])}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The C++ core's view: the config and the state as flat ints (src/dimsum_core/dim_sum_jam/io.cpp)
+
+def config_ints(cfg: Config) -> List[int]:
+    o = cfg.options
+    v = [1, cfg.players, o["hand_limit"], o["tea_supply"], o["complaint_limit"], o["extra_vips"],
+         int(o["play_next_hand"]), int(o["reverse_variant"]),
+         ("on_fulfil", "on_self_table", "team_once").index(o["reverse_trigger"]),
+         o["glass_ticks"], o["ticks_per_action"], o["ticks_per_team_decision"],
+         int(o["flip_model"] == "full"), int(o["stand_side"] == "same_side_up"),
+         int(o["timeout_discard"] == "all_players"), int(o["timeout_resume"] == "free_play"),
+         int(o["decline_tea"]), o["max_free_redraws"], int(o["opening_free"] == "first_round"),
+         int(o["draw_after_tea"]), CONSTANTS["deck_top_regular"], CONSTANTS["deck_vips"],
+         CONSTANTS["deck_bottom_regular"], cfg.max_game_length, len(cfg.cards)]
+    for card in cfg.cards:
+        v += [int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
+    return v
+
+
+def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
+    from .dim_sum_jam_dict import ints_to_fields, state_to_dict
+
+    return state_to_dict(cfg, ints_to_fields(cfg, ints))
+
+
+def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
+    from .dim_sum_jam_dict import fields_to_ints, state_fields_from_dict
+
+    return fields_to_ints(cfg, state_fields_from_dict(cfg, d))
+
+
+_FIELD_OUTCOME, _FIELD_CLOCK = 14, 18  # positions in the flat fields (io.cpp export_fields)
+_state_class = None
+
+
+def _make_state_class() -> type:
+    """The core's State for this game: the generic TimedState plus read-only clock and outcome."""
+    from .._core import TimedState
+    from ..reference.tick_clock import ClockView, TickClock
+
+    class DimSumJamState(TimedState):
+        __slots__ = ()
+
+        @property
+        def clock(self) -> ClockView:
+            """A read-only view of the hourglass: top, capacity, bottom, lying_down, ran_out."""
+            top, capacity, lying = self._export_fields()[_FIELD_CLOCK:_FIELD_CLOCK + 3]
+            return ClockView(TickClock(capacity, top, bool(lying)))
+
+        @property
+        def outcome(self) -> Any:
+            """None while the game runs, else 'win', 'deck_out' or 'complaints'."""
+            k = self._export_fields()[_FIELD_OUTCOME]
+            return None if k < 0 else OUTCOMES[k]
+
+    DimSumJamState.__name__ = DimSumJamState.__qualname__ = "DimSumJamState"
+    return DimSumJamState
+
+
+def __getattr__(name: str) -> Any:
+    # STATE_CLASS is built on first use, so that the spec (and the reference engine) import
+    # without the compiled core
+    global _state_class
+    if name == "STATE_CLASS":
+        if _state_class is None:
+            _state_class = _make_state_class()
+        return _state_class
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -27,9 +27,10 @@ from .._common import TERMINAL, IllegalActionError, check_int, check_seed
 from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
                                  A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
-                                 NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES)
+                                 NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA)
+from ..games.dim_sum_jam_dict import state_fields_from_dict, state_to_dict
 from ._base import ReferenceGame, ReferenceState
-from .rng import MASK64, Rng
+from .rng import Rng
 from .tick_clock import ClockView, TickClock
 
 ALL_TOKENS = (1 << NUM_TOKENS) - 1
@@ -561,45 +562,7 @@ class State(ReferenceState):
         return self.clone()
 
     def to_dict(self) -> Dict[str, Any]:
-        g = self.game
-        tables = []
-        for k in range(NUM_TABLES):
-            card = self.table_card[k]
-            if card < 0:
-                tables.append({"card": None, "icons": [], "slots": []})
-                continue
-            tables.append({"card": g.card_numbers[card],
-                           "icons": [spec.TYPE_CODES[y] for y in g.icons[card]],
-                           "slots": [None if s == EMPTY else "tea" if s == TEA else TOKEN_CODES[s]
-                                     for s in self.slots[k]]})
-        codes = lambda mask: [TOKEN_CODES[t] for t in _bits(mask)]  # noqa: E731
-        return {
-            "game": spec.NAME,
-            "players": g.players,
-            "phase": self.phase,
-            "active": self.active,
-            "direction": self.direction,
-            "discarder": None if self.discarder < 0 else self.discarder,
-            "resume": self.resume or None,
-            "required_table": self.required,
-            "opening_free_turns": self.opening_left,
-            "stuck_complained": self.case3,
-            "free_redraws": self.redraws,
-            "draw_pending": self.draw_pending,
-            "hands": [codes(h) for h in self.hands],
-            "bag": codes(self.bag),
-            "discard": codes(self.discard),
-            "tables": tables,
-            "deck": self.deck,
-            "cards_out": [g.card_numbers[c] for c in _bits(self.out)],
-            "tea_supply": self.tea_supply,
-            "tea_reception": self.tea_reception,
-            "complaints": self.complaints,
-            "reverse_used": self.reverse_used,
-            "clock": self._clock.to_dict(),
-            "outcome": self.outcome,
-            "rng": self.rng.state(),
-        }
+        return state_to_dict(self.game.config, self)
 
     def __str__(self) -> str:
         return spec.render(self.to_dict())
@@ -609,202 +572,11 @@ class State(ReferenceState):
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading and validating a dict
-
-_KEYS = ("game", "players", "phase", "active", "direction", "discarder", "resume", "required_table",
-         "opening_free_turns", "stuck_complained", "free_redraws", "draw_pending", "hands", "bag",
-         "discard", "tables", "deck", "cards_out", "tea_supply", "tea_reception", "complaints",
-         "reverse_used", "clock", "outcome", "rng")
-
-
-def _need(cond: bool, msg: str) -> None:
-    if not cond:
-        raise ValueError(msg)
-
-
-def _bool(d: Dict[str, Any], key: str) -> bool:
-    if not isinstance(d[key], bool):
-        raise TypeError(f"{key} must be True or False, got {d[key]!r}")
-    return d[key]
-
-
-def _tokens(value: Any, where: str, seen: Dict[int, str]) -> int:
-    """A list of token codes as a mask; every token may appear in one place only."""
-    if not isinstance(value, list):
-        raise TypeError(f"{where} must be a list of token codes, got {type(value).__name__}")
-    mask = 0
-    for code in value:
-        if code not in TOKEN_BY_CODE:
-            raise ValueError(f"{where}: {code!r} is not a token code (like 'SHM3')")
-        t = TOKEN_BY_CODE[code]
-        _need(t not in seen, f"{where}: token {code} is also in {seen.get(t)}")
-        seen[t] = where
-        mask |= 1 << t
-    return mask
+# Reading a dict: validated by the dict module shared with the core
 
 
 def _read_state(game: Game, d: Dict[str, Any]) -> State:
-    o = game.config.options
-    n = game.players
-    missing = [k for k in _KEYS if k not in d]
-    _need(not missing, f"state dict is missing {missing}")
-    extra = sorted(set(d) - set(_KEYS))
-    _need(not extra, f"state dict has unknown keys {extra}")
-    _need(d["game"] == spec.NAME, f"game must be {spec.NAME!r}, got {d['game']!r}")
-    _need(check_int(d["players"], "players") == n, f"players must be {n} for this game, got {d['players']}")
     s = State(game)
-    _need(d["phase"] in PHASES, f"phase must be one of {list(PHASES)}, got {d['phase']!r}")
-    s.phase = d["phase"]
-    s.active = check_int(d["active"], "active", 0, n - 1)
-    _need(d["direction"] in (1, -1) and not isinstance(d["direction"], bool),
-          f"direction must be 1 or -1, got {d['direction']!r}")
-    s.direction = d["direction"]
-    if not o["reverse_variant"]:
-        _need(s.direction == 1, "direction must be 1 without the reverse variant")
-    s.discarder = -1 if d["discarder"] is None else check_int(d["discarder"], "discarder", 0, n - 1)
-    _need(d["resume"] in (None, "play", "reward"), f"resume must be null, 'play' or 'reward', got {d['resume']!r}")
-    s.resume = d["resume"] or ""
-    s.required = check_int(d["required_table"], "required_table", 0, NUM_TABLES)
-    s.opening_left = check_int(d["opening_free_turns"], "opening_free_turns", 0, n - 1)
-    s.case3 = _bool(d, "stuck_complained")
-    s.redraws = check_int(d["free_redraws"], "free_redraws", 0, o["max_free_redraws"])
-    s.draw_pending = _bool(d, "draw_pending")
-    s.reverse_used = _bool(d, "reverse_used")
-    # tokens: every one of the 49 in exactly one place
-    seen: Dict[int, str] = {}
-    if not isinstance(d["hands"], list) or len(d["hands"]) != n:
-        raise ValueError(f"hands must be a list of {n} lists")
-    s.hands = [_tokens(h, f"hands[{p}]", seen) for p, h in enumerate(d["hands"])]
-    for p, h in enumerate(s.hands):
-        _need(h.bit_count() <= game.hand_limit, f"hands[{p}] holds {h.bit_count()} tokens, "
-              f"more than the hand limit {game.hand_limit}")
-    s.bag = _tokens(d["bag"], "bag", seen)
-    s.discard = _tokens(d["discard"], "discard", seen)
-    teas_on_cards = _read_tables(game, s, d["tables"], seen)
-    _need(len(seen) == NUM_TOKENS, f"tokens missing from every place: "
-          f"{[TOKEN_CODES[t] for t in range(NUM_TOKENS) if t not in seen]}")
-    # the deck and the cards
-    deck = d["deck"]
-    if not isinstance(deck, str) or set(deck) - {"R", "V"}:
-        raise ValueError(f"deck must be a string of 'R' and 'V' backs (top first), got {deck!r}")
-    s.deck = deck
-    if not isinstance(d["cards_out"], list):
-        raise TypeError("cards_out must be a list of card numbers")
-    for number in d["cards_out"]:
-        _need(_is_card_number(game, number), f"cards_out: {number!r} is not a card number")
-        c = game.card_by_number[number]
-        _need(not s.out >> c & 1, f"cards_out: card {number} listed twice")
-        _need(c not in s.table_card, f"cards_out: card {number} is also on a table")
-        s.out |= 1 << c
-    unseen = s._unseen()
-    _need(deck.count("R") <= (unseen & game.regular_mask).bit_count(),
-          f"deck has {deck.count('R')} regular backs but only "
-          f"{(unseen & game.regular_mask).bit_count()} regular cards are unseen")
-    _need(deck.count("V") <= (unseen & game.vip_mask).bit_count(),
-          f"deck has {deck.count('V')} VIP backs but only {(unseen & game.vip_mask).bit_count()} VIP cards are unseen")
-    # teas: supply + reception + on cards = the game's teas
-    s.tea_supply = check_int(d["tea_supply"], "tea_supply", 0, o["tea_supply"])
-    s.tea_reception = check_int(d["tea_reception"], "tea_reception", 0, o["tea_supply"])
-    _need(s.tea_supply + s.tea_reception + teas_on_cards == o["tea_supply"],
-          f"teas: supply {s.tea_supply} + reception {s.tea_reception} + on cards {teas_on_cards} "
-          f"must be {o['tea_supply']}")
-    s.complaints = check_int(d["complaints"], "complaints", 0, o["complaint_limit"])
-    s._clock = TickClock.from_dict(d["clock"], o["glass_ticks"])
-    _need(d["outcome"] is None or d["outcome"] in OUTCOMES,
-          f"outcome must be null or one of {list(OUTCOMES)}, got {d['outcome']!r}")
-    s.outcome = d["outcome"]
-    rng = d["rng"]
-    if (not isinstance(rng, list) or len(rng) != 4
-            or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w <= MASK64 for w in rng)):
-        raise ValueError("rng must be a list of 4 integers in [0, 2**64)")
-    s.rng = Rng.from_state(rng)
-    _check_phase(game, s)
+    for key, value in state_fields_from_dict(game.config, d).items():
+        setattr(s, key, Rng.from_state(value) if key == "rng" else value)
     return s
-
-
-def _is_card_number(game: Game, value: Any) -> bool:
-    return type(value) is int and value in game.card_by_number  # not True for card 1
-
-
-def _read_tables(game: Game, s: State, tables: Any, seen: Dict[int, str]) -> int:
-    if not isinstance(tables, list) or len(tables) != NUM_TABLES:
-        raise ValueError(f"tables must be a list of {NUM_TABLES} table dicts")
-    teas = 0
-    for k, table in enumerate(tables):
-        where = f"tables[{k}]"
-        if not isinstance(table, dict) or set(table) != {"card", "icons", "slots"}:
-            raise ValueError(f"{where} must be a dict with keys card, icons, slots")
-        if table["card"] is None:
-            _need(table["slots"] == [] and table["icons"] == [], f"{where}: a table with no card has no slots")
-            continue
-        _need(_is_card_number(game, table["card"]), f"{where}.card: {table['card']!r} is not a card number")
-        card = game.card_by_number[table["card"]]
-        _need(card not in s.table_card, f"{where}.card: card {table['card']} is on two tables")
-        icons = game.icons[card]
-        _need(table["icons"] == [spec.TYPE_CODES[y] for y in icons],
-              f"{where}.icons must be the card's icons {[spec.TYPE_CODES[y] for y in icons]}")
-        slots = table["slots"]
-        _need(isinstance(slots, list) and len(slots) == len(icons),
-              f"{where}.slots must be a list of {len(icons)} entries (null, 'tea' or a token code)")
-        values = []
-        for i, slot in enumerate(slots):
-            if slot is None:
-                values.append(EMPTY)
-            elif slot == "tea":
-                values.append(TEA)
-                teas += 1
-            else:
-                t = TOKEN_BY_CODE.get(slot) if isinstance(slot, str) else None
-                _need(t is not None, f"{where}.slots[{i}]: {slot!r} is not null, 'tea' or a token code")
-                _need(t // 7 == icons[i], f"{where}.slots[{i}]: {slot} does not match the icon "
-                      f"{spec.TYPE_CODES[icons[i]]}")
-                _tokens([slot], f"{where}.slots", seen)
-                values.append(t)
-        s.table_card[k] = card
-        s.slots[k] = values
-    return teas
-
-
-def _check_phase(game: Game, s: State) -> None:
-    """Phase consistency: the fields a phase uses are set, the others are at rest."""
-    o = game.config.options
-    over = s.phase == "over"
-    _need(over == (s.outcome is not None), "outcome must be set exactly when phase is 'over'")
-    _need((s.phase == "timeout_discard") == (s.discarder >= 0), "discarder is set exactly in 'timeout_discard'")
-    _need((s.phase == "timeout_discard") == bool(s.resume), "resume is set exactly in 'timeout_discard'")
-    _need(not s.draw_pending or s.phase == "reward" or (s.phase == "timeout_discard" and s.resume == "reward"),
-          "draw_pending is only set while the reward is undecided")
-    lying_phases = ("stuck_discard", "stand")
-    if not over:
-        _need(s._clock.lying == (s.phase in lying_phases), "the glass lies down exactly in 'stuck_discard' and 'stand'")
-        _need(s.complaints < o["complaint_limit"], "complaints must be below the limit while the game runs")
-        _need(s.phase not in lying_phases or (s.case3 and s.required == 0),
-              "the stuck rule needs stuck_complained true and required_table 0")
-        _need(s._vips_left(excluding_table=-1) > 0, "a running game needs an unfulfilled VIP on a table or in the deck")
-        for k in range(NUM_TABLES):
-            _need(s.table_card[k] >= 0, f"tables[{k}] has no card while the game runs")
-            _need(EMPTY in s.slots[k], f"tables[{k}] is full: it would have been fulfilled")
-        if game.time_on:
-            if s.phase == "timeout_discard":
-                _need(s._clock.top == 0, "a time-out needs an empty top")
-            elif s.phase in _TIMED_PHASES:
-                _need(s._clock.top > 0, "an empty standing glass in 'play' or 'reward' is an unresolved time-out")
-        if s.phase == "play":
-            _need(s._token_plays() or s._tea_plays(),
-                  "phase 'play' but the active player cannot play: that is phase 'stuck_discard'")
-    else:
-        if s.outcome == "complaints":
-            _need(s.complaints == o["complaint_limit"], "outcome 'complaints' needs complaints at the limit")
-        else:
-            _need(s.complaints < o["complaint_limit"], "complaints reached the limit: the outcome is 'complaints'")
-        full = [k for k in range(NUM_TABLES) if s.table_card[k] >= 0 and EMPTY not in s.slots[k]]
-        empty = [k for k in range(NUM_TABLES) if s.table_card[k] < 0]
-        if s.outcome == "win":
-            _need(len(full) == 1 and game.vip_mask >> s.table_card[full[0]] & 1 and not empty
-                  and s._vips_left(excluding_table=full[0]) == 0,
-                  "outcome 'win' needs the last VIP fulfilled on its table and no other VIP left")
-        elif s.outcome == "deck_out":
-            _need(len(empty) == 1 and not full and s.deck == "",
-                  "outcome 'deck_out' needs one table without a card, no full card and an empty deck")
-        else:
-            _need(not full and not empty, "a 'complaints' ending leaves every table with an unfinished card")

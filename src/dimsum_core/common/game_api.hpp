@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <concepts>
 #include <type_traits>
 
 namespace dimsum {
@@ -46,6 +47,22 @@ struct GameApi {
   bool (*import_fields)(const void* config, const int64_t* values, int n, void* state, char* err, int errlen);
   bool (*validate)(const void* config, const void* state, char* err, int errlen);
   void (*resample)(const void* config, const void* state, int player, uint64_t seed, void* out);
+
+  // Timed games only (a game with a clock in its state, ARCHITECTURE section 4); nullptr for
+  // the others. check_ticks: may `ticks` (>= 0) be charged in this config (false + message if
+  // not). apply_timed: a legal action taking `ticks` (< 0: the action's default cost); returns
+  // the ticks charged. advance: `ticks` pass with no action (the game must not be over).
+  bool (*check_ticks)(const void* config, int64_t ticks, char* err, int errlen);
+  int64_t (*apply_timed)(const void* config, void* state, int action, int64_t ticks);
+  void (*advance)(const void* config, void* state, int64_t ticks);
+};
+
+// A timed game declares apply_timed, advance and check_ticks next to the usual functions.
+template <class G>
+concept TimedGame = requires(const typename G::Config& c, typename G::State& s, char* err) {
+  { G::apply_timed(c, s, 0, int64_t{0}) } -> std::same_as<int64_t>;
+  G::advance(c, s, int64_t{0});
+  { G::check_ticks(c, int64_t{0}, err, 0) } -> std::same_as<bool>;
 };
 
 template <class G>
@@ -98,6 +115,17 @@ constexpr GameApi make_api() {
   api.resample = [](const void* c, const void* s, int p, uint64_t seed, void* out) {
     G::resample(*static_cast<const C*>(c), *static_cast<const S*>(s), p, seed, *static_cast<S*>(out));
   };
+  if constexpr (TimedGame<G>) {
+    api.check_ticks = [](const void* c, int64_t ticks, char* err, int errlen) {
+      return G::check_ticks(*static_cast<const C*>(c), ticks, err, errlen);
+    };
+    api.apply_timed = [](const void* c, void* s, int a, int64_t ticks) {
+      return G::apply_timed(*static_cast<const C*>(c), *static_cast<S*>(s), a, ticks);
+    };
+    api.advance = [](const void* c, void* s, int64_t ticks) {
+      G::advance(*static_cast<const C*>(c), *static_cast<S*>(s), ticks);
+    };
+  }
   return api;
 }
 

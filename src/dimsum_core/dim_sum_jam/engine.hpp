@@ -1,0 +1,125 @@
+// Dim Sum Jam: config, state and the rules' entry points. docs/rules/dim_sum_jam.md is the spec;
+// python/dimsum/reference/dim_sum_jam.py is the readable oracle this must agree with step by step.
+//
+// Tokens are bits of 64-bit masks (token id = type * 7 + number - 1): hands, the bag and the
+// discard pile. Each table holds a card id and one slot per icon (-1 empty, a token id, or
+// kTea), with the empty icon spaces as a 7-bit mask. The order deck is its sequence of backs
+// (a VIP-back mask read from bit 0 = the top, and a length); a face is drawn when the card is
+// turned up, uniformly from the unseen cards of that back. Cards out of the game are a mask.
+// The hourglass is a TickClock (common/tick_clock.hpp).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../common/game_api.hpp"
+#include "../common/rng.hpp"
+#include "../common/tick_clock.hpp"
+
+namespace dimsum::dim_sum_jam {
+
+inline constexpr int kMaxPlayers = 5;
+inline constexpr int kTypes = 7;
+inline constexpr int kTokens = 49;
+inline constexpr int kTables = 7;
+inline constexpr int kMaxIcons = 7;
+inline constexpr int kMaxCards = 64;
+inline constexpr int8_t kEmpty = -1;
+inline constexpr int8_t kTea = kTokens;  // an exotic tea lying on an order card
+inline constexpr uint64_t kAllTokens = (1ull << kTokens) - 1;
+inline constexpr int64_t kMaxTicksPerCall = 1'000'000;
+inline constexpr int kConfigFormat = 1;
+
+// The action space (448 actions, the same for every config): see dimsum.games.dim_sum_jam.
+inline constexpr int kPlay = 0;                            // + token * 7 + table
+inline constexpr int kTeaPlay = kPlay + kTokens * kTables;  // + table * 7 + type
+inline constexpr int kFlip = kTeaPlay + kTables * kTypes;
+inline constexpr int kTakeTea = kFlip + 1;
+inline constexpr int kReverse = kTakeTea + 1;
+inline constexpr int kDiscard = kReverse + 1;  // + token
+inline constexpr int kDone = kDiscard + kTokens;
+inline constexpr int kStandSame = kDone + 1;
+inline constexpr int kStandTurned = kStandSame + 1;
+inline constexpr int kCannotServe = kStandTurned + 1;
+inline constexpr int kNumActions = kCannotServe + 1;
+
+enum Phase : int8_t { kPlayPhase = 0, kReward, kTimeoutDiscard, kStuckDiscard, kStand, kOver };
+enum Outcome : int8_t { kRunning = -1, kWin = 0, kDeckOut = 1, kComplaints = 2 };
+enum ReverseTrigger : uint8_t { kOnFulfil = 0, kOnSelfTable = 1, kTeamOnce = 2 };
+
+struct Config {
+  int8_t players, hand_limit, tea_supply, complaint_limit, max_free_redraws;
+  int8_t num_cards, deck_length, deck_top_regular, deck_vips, deck_bottom_regular, extra_vips;
+  bool play_next_hand, reverse_variant, flip_full, stand_same_only, timeout_all_players, resume_free_play;
+  bool decline_tea, opening_first_round, draw_after_tea, time_on;
+  uint8_t reverse_trigger;
+  int32_t glass_ticks, ticks_per_action, ticks_per_team_decision;
+  int32_t max_game_length, observation_size;
+  uint64_t vip_mask, regular_mask, all_cards;
+  uint8_t num_icons[kMaxCards];
+  uint8_t icons[kMaxCards][kMaxIcons];
+  uint64_t type_tokens[1 << kTypes];  // token mask of a set of types
+};
+
+struct State {
+  Rng rng;
+  uint64_t hash;
+  uint64_t hands[kMaxPlayers];
+  uint64_t bag, discard;
+  uint64_t out;        // cards fulfilled and out of the game
+  uint64_t deck_vips;  // bit i: the i-th card of the deck from the top has a VIP back
+  TickClock clock;
+  int8_t table_card[kTables];           // -1: no card
+  int8_t slots[kTables][kMaxIcons];     // kEmpty, a token, or kTea; kEmpty past the card's icons
+  uint8_t empty_slots[kTables];         // bit i: icon space i is empty
+  int8_t phase, active, direction, discarder, resume, required, opening_left, outcome;
+  uint8_t case3, redraws, draw_pending, reverse_used, tea_supply, tea_reception, complaints, deck_len;
+  uint8_t reserved_[5];  // always zero: no padding, so equal states have equal bytes
+};
+static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
+static_assert(sizeof(State) == 208);
+
+// The traits struct make_api<> turns into a GameApi (a timed game: it declares apply_timed).
+struct Engine {
+  using Config = dim_sum_jam::Config;
+  using State = dim_sum_jam::State;
+  static constexpr const char* kName = "dim_sum_jam";
+  static constexpr uint16_t kGameId = 1;
+  static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxActions = kNumActions;
+
+  static bool config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen);
+  static ConfigInfo config_info(const Config& c);
+  static void new_state(const Config& c, State& s, uint64_t seed);
+  static int current_player(const State& s) {
+    return s.phase == kOver ? -1 : s.phase == kTimeoutDiscard ? s.discarder : s.active;
+  }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
+  static bool is_legal(const Config& c, const State& s, int action);
+  static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
+  static void returns(const Config& c, const State& s, double* out);
+  static void observe(const Config& c, const State& s, int player, float* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  static int export_fields(const Config& c, const State& s, int64_t* out);
+  static bool import_fields(const Config& c, const int64_t* v, int n, State& s, char* err, int errlen);
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
+  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+
+  // Time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns the
+  // ticks charged. check_ticks says whether `ticks` may be charged at all in this config.
+  static bool check_ticks(const Config& c, int64_t ticks, char* err, int errlen);
+  static int64_t apply_timed(const Config& c, State& s, int action, int64_t ticks);
+  static void advance(const Config& c, State& s, int64_t ticks);
+  static int64_t default_ticks(const Config& c, int action);
+};
+
+// Rule helpers shared by rules.cpp and io.cpp.
+int kth_bit(uint64_t mask, int k);                         // the k-th set bit, ascending
+int draw_bit(Rng& rng, uint64_t mask);                     // a uniform set bit (the RNG's token/card draw)
+int hand_of(const Config& c, int player);                  // silver-2: the hand `player` plays from
+int empty_types(const Config& c, const State& s, int k);   // types with an empty icon on table k
+bool has_play(const Config& c, const State& s);            // the active player has a token or tea play
+uint64_t unseen(const Config& c, const State& s);          // cards neither on a table nor out
+int vips_left(const Config& c, const State& s, int excluding_table);
+
+}  // namespace dimsum::dim_sum_jam

@@ -1,0 +1,82 @@
+// Dim Sum Jam's Zobrist keys and the setters that keep State::hash up to date on every change.
+// The key covers every part of the position, the hourglass included; not the RNG.
+// Internal to the dim_sum_jam folder.
+#pragma once
+
+#include "../common/bits.hpp"
+#include "../common/zobrist.hpp"
+#include "engine.hpp"
+
+namespace dimsum::dim_sum_jam {
+
+inline constexpr uint64_t kSalt = 0x44534A414D000001ull;  // "DSJAM" + table version
+
+// Token places that are masks: hands 0..4, the bag, the discard pile. Tokens on cards are
+// keyed by their slot (table, icon space, value).
+inline constexpr int kLocBag = kMaxPlayers, kLocDiscard = kMaxPlayers + 1, kLocations = kMaxPlayers + 2;
+inline constexpr auto kTokenKeys = zobrist_table<kLocations * 64>(kSalt ^ 1);
+inline constexpr auto kSlotKeys = zobrist_table<kTables * kMaxIcons * 64>(kSalt ^ 2);
+inline constexpr auto kCardKeys = zobrist_table<kTables * 64>(kSalt ^ 3);
+inline constexpr auto kOutKeys = zobrist_table<64>(kSalt ^ 4);
+
+constexpr uint64_t token_key(int loc, int t) { return kTokenKeys[loc * 64 + t]; }
+// value kEmpty has no key: an empty space adds nothing
+constexpr uint64_t slot_key(int k, int i, int value) {
+  return value < 0 ? 0 : kSlotKeys[(k * kMaxIcons + i) * 64 + value];
+}
+constexpr uint64_t card_key(int k, int card) { return card < 0 ? 0 : kCardKeys[k * 64 + card]; }
+
+enum Field : int {
+  kFPhase = 1, kFActive, kFDirection, kFDiscarder, kFResume, kFRequired, kFOpeningLeft, kFOutcome,
+  kFCase3, kFRedraws, kFDrawPending, kFReverseUsed, kFTeaSupply, kFTeaReception, kFComplaints,
+  kFDeckLen, kFDeckVips, kFClockTop, kFClockLying,
+};
+
+constexpr uint64_t field_key(int field, int64_t value) { return scalar_key(kSalt, field, value); }
+
+inline uint64_t mask_keys(int loc, uint64_t mask) {
+  uint64_t h = 0;
+  for_each_bit(mask, [&](int t) { h ^= token_key(loc, t); });
+  return h;
+}
+
+inline uint64_t clock_keys(const TickClock& c) { return field_key(kFClockTop, c.top) ^ field_key(kFClockLying, c.lying); }
+
+// Sets a scalar field and updates the key.
+template <typename T>
+inline void set_field(State& s, int field, T& ref, int64_t value) {
+  s.hash ^= field_key(field, ref) ^ field_key(field, value);
+  ref = static_cast<T>(value);
+}
+
+inline void add_token(State& s, int loc, uint64_t& where, int t) {
+  s.hash ^= token_key(loc, t);
+  where |= 1ull << t;
+}
+
+inline void remove_token(State& s, int loc, uint64_t& where, int t) {
+  s.hash ^= token_key(loc, t);
+  where &= ~(1ull << t);
+}
+
+inline void set_slot(State& s, int k, int i, int value) {
+  s.hash ^= slot_key(k, i, s.slots[k][i]) ^ slot_key(k, i, value);
+  s.slots[k][i] = static_cast<int8_t>(value);
+  if (value == kEmpty) s.empty_slots[k] = static_cast<uint8_t>(s.empty_slots[k] | (1u << i));
+  else s.empty_slots[k] = static_cast<uint8_t>(s.empty_slots[k] & ~(1u << i));
+}
+
+inline void set_card(State& s, int k, int card) {
+  s.hash ^= card_key(k, s.table_card[k]) ^ card_key(k, card);
+  s.table_card[k] = static_cast<int8_t>(card);
+}
+
+// Runs f on the clock and updates the key for whatever f changed.
+template <typename F>
+inline void change_clock(State& s, F&& f) {
+  s.hash ^= clock_keys(s.clock);
+  f(s.clock);
+  s.hash ^= clock_keys(s.clock);
+}
+
+}  // namespace dimsum::dim_sum_jam

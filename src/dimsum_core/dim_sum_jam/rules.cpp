@@ -1,0 +1,451 @@
+// Dim Sum Jam's rules: set-up, a play, fulfilling an order, the team's reward, time-outs,
+// the stuck player, the endings. Rule ids (DSJ-n) refer to docs/rules/dim_sum_jam.md; each
+// function mirrors the method of the same name in python/dimsum/reference/dim_sum_jam.py,
+// and the RNG is consumed in the same order (docs section 9).
+#include <bit>
+
+#include "../common/errors.hpp"
+
+#include "engine.hpp"
+#include "hashing.hpp"
+
+namespace dimsum::dim_sum_jam {
+
+// The index of the k-th (0-based, ascending) set bit of mask (which has more than k bits).
+int kth_bit(uint64_t mask, int k) {
+  for (int byte = 0; byte < 8; ++byte) {
+    const int in_byte = std::popcount((mask >> (8 * byte)) & 0xFFu);
+    if (k < in_byte) {
+      uint64_t b = (mask >> (8 * byte)) & 0xFFu;
+      for (; k > 0; --k) b &= b - 1;
+      return 8 * byte + std::countr_zero(b);
+    }
+    k -= in_byte;
+  }
+  return -1;  // unreachable when k < popcount(mask)
+}
+
+// A uniform member of a non-empty mask: bounded(popcount) then the k-th set bit (the
+// reference's _kth_bit(mask, rng.bounded(mask.bit_count()))).
+int draw_bit(Rng& rng, uint64_t mask) {
+  return kth_bit(mask, static_cast<int>(rng.bounded(static_cast<uint64_t>(std::popcount(mask)))));
+}
+
+int hand_of(const Config& c, int player) { return c.play_next_hand ? (player + 1) % c.players : player; }
+
+// Mask of the token types with an empty icon space on table k.
+int empty_types(const Config& c, const State& s, int k) {
+  const int card = s.table_card[k];
+  if (card < 0) return 0;
+  int types = 0;
+  for_each_bit(s.empty_slots[k], [&](int i) { types |= 1 << c.icons[card][i]; });
+  return types;
+}
+
+namespace {
+
+// The tables the active player may serve: [first, last).
+void allowed_tables(const State& s, int& first, int& last) {
+  first = s.required == 0 ? 0 : s.required - 1;
+  last = s.required == 0 ? kTables : s.required;
+}
+
+// Per allowed table, the hand's tokens that fit an empty icon; true if any token or tea fits.
+bool playable(const Config& c, const State& s, uint64_t* fits, int* types_of) {
+  const uint64_t hand = s.hands[hand_of(c, s.active)];
+  int first, last;
+  allowed_tables(s, first, last);
+  bool any = false;
+  for (int k = 0; k < kTables; ++k) {
+    types_of[k] = 0;
+    fits[k] = 0;
+    if (k < first || k >= last) continue;
+    types_of[k] = empty_types(c, s, k);
+    fits[k] = hand & c.type_tokens[types_of[k]];
+    any = any || fits[k] != 0 || (s.tea_reception && types_of[k]);
+  }
+  return any;
+}
+
+}  // namespace
+
+bool has_play(const Config& c, const State& s) {
+  uint64_t fits[kTables];
+  int types[kTables];
+  return playable(c, s, fits, types);
+}
+
+namespace {
+
+bool draw_token(State& s, int hand) {
+  if (!s.bag) {  // DSJ-17: an empty bag takes the discard pile first
+    s.hash ^= mask_keys(kLocDiscard, s.discard) ^ mask_keys(kLocBag, s.discard);
+    s.bag = s.discard;
+    s.discard = 0;
+    if (!s.bag) return false;
+  }
+  const int t = draw_bit(s.rng, s.bag);
+  remove_token(s, kLocBag, s.bag, t);
+  add_token(s, hand, s.hands[hand], t);
+  return true;
+}
+
+void refill(const Config& c, State& s, int hand) {
+  while (std::popcount(s.hands[hand]) < c.hand_limit && draw_token(s, hand)) {
+  }
+}
+
+// The draw after a play: one token, unless a time-out refill already filled the hand.
+void draw_one(const Config& c, State& s, int hand) {
+  if (std::popcount(s.hands[hand]) < c.hand_limit) draw_token(s, hand);
+}
+
+}  // namespace
+
+uint64_t unseen(const Config& c, const State& s) {
+  uint64_t on_tables = 0;
+  for (int k = 0; k < kTables; ++k)
+    if (s.table_card[k] >= 0) on_tables |= 1ull << s.table_card[k];
+  return c.all_cards & ~on_tables & ~s.out;
+}
+
+namespace {
+
+// The top card of the deck onto table k: its face is uniform among unseen cards of its back.
+void turn_up_card(const Config& c, State& s, int k) {
+  const bool vip = s.deck_vips & 1u;
+  set_field(s, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips >> 1));
+  set_field(s, kFDeckLen, s.deck_len, s.deck_len - 1);
+  const int card = draw_bit(s.rng, unseen(c, s) & (vip ? c.vip_mask : c.regular_mask));
+  set_card(s, k, card);
+  for (int i = 0; i < kMaxIcons; ++i) set_slot(s, k, i, kEmpty);
+  s.empty_slots[k] = static_cast<uint8_t>((1u << c.num_icons[card]) - 1);
+}
+
+}  // namespace
+
+int vips_left(const Config& c, const State& s, int excluding_table) {
+  int n = std::popcount(s.deck_vips);
+  for (int k = 0; k < kTables; ++k)
+    if (k != excluding_table && s.table_card[k] >= 0 && (c.vip_mask >> s.table_card[k] & 1u)) ++n;
+  return n;
+}
+
+namespace {
+
+void end_game(State& s, int outcome) {
+  set_field(s, kFOutcome, s.outcome, outcome);
+  set_field(s, kFPhase, s.phase, kOver);
+  set_field(s, kFDiscarder, s.discarder, -1);
+  set_field(s, kFResume, s.resume, -1);
+  set_field(s, kFDrawPending, s.draw_pending, 0);
+}
+
+void pass_turn(const Config& c, State& s, int required) {
+  set_field(s, kFActive, s.active, ((s.active + s.direction) % c.players + c.players) % c.players);
+  if (s.opening_left) {
+    set_field(s, kFOpeningLeft, s.opening_left, s.opening_left - 1);
+    required = 0;
+  }
+  set_field(s, kFRequired, s.required, required);
+  set_field(s, kFCase3, s.case3, 0);
+  set_field(s, kFRedraws, s.redraws, 0);
+  set_field(s, kFPhase, s.phase, kPlayPhase);
+}
+
+void flip_glass(const Config& c, State& s) {
+  change_clock(s, [&](TickClock& clock) { c.flip_full ? clock.refill() : clock.flip(); });  // DSJ-1
+}
+
+void reverse_direction(State& s) { set_field(s, kFDirection, s.direction, -s.direction); }
+
+// Put a token (or kTea) on the first empty icon space of type `type` on table k.
+void place(const Config& c, State& s, int k, int item, int type) {
+  const int card = s.table_card[k];
+  for (int i = 0; i < c.num_icons[card]; ++i)
+    if (c.icons[card][i] == type && s.slots[k][i] == kEmpty) return set_slot(s, k, i, item);
+}
+
+// DSJ-12, in this order: win check, clear the card, next card (or lose), then the reward.
+void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
+  const int card = s.table_card[k];
+  if ((c.vip_mask >> card & 1u) && vips_left(c, s, k) == 0) return end_game(s, kWin);  // ending (a)
+  for (int i = 0; i < c.num_icons[card]; ++i) {
+    const int slot = s.slots[k][i];
+    if (slot == kTea) set_field(s, kFTeaSupply, s.tea_supply, s.tea_supply + 1);
+    else add_token(s, kLocDiscard, s.discard, slot);
+    set_slot(s, k, i, kEmpty);
+  }
+  s.hash ^= kOutKeys[card];
+  s.out |= 1ull << card;
+  set_card(s, k, -1);
+  s.empty_slots[k] = 0;
+  if (s.deck_len == 0) return end_game(s, kDeckOut);  // ending (b), DSJ-13
+  turn_up_card(c, s, k);
+  if (c.reverse_variant && c.reverse_trigger == kOnFulfil) reverse_direction(s);
+  set_field(s, kFPhase, s.phase, kReward);
+  set_field(s, kFDrawPending, s.draw_pending, draw);
+  set_field(s, kFRequired, s.required, next_required);  // in "reward": the next player's table
+}
+
+void after_serving(const Config& c, State& s, int k, bool draw, int next_required) {
+  if (s.empty_slots[k] == 0) return fulfil(c, s, k, draw, next_required);
+  if (draw) draw_one(c, s, hand_of(c, s.active));
+  pass_turn(c, s, next_required);
+}
+
+void play_token(const Config& c, State& s, int t, int k) {
+  const int hand = hand_of(c, s.active);
+  remove_token(s, hand, s.hands[hand], t);
+  place(c, s, k, t, t / 7);
+  const int number = t % 7 + 1;
+  if (c.reverse_variant && c.reverse_trigger == kOnSelfTable && number == k + 1) reverse_direction(s);
+  after_serving(c, s, k, true, number);  // DSJ-16: the token's number
+}
+
+void play_tea(const Config& c, State& s, int k, int type) {
+  set_field(s, kFTeaReception, s.tea_reception, s.tea_reception - 1);
+  place(c, s, k, kTea, type);
+  after_serving(c, s, k, c.draw_after_tea, 1);  // DSJ-11: the next player serves table 1
+}
+
+void reward(const Config& c, State& s, int a) {
+  if (a == kFlip) {
+    flip_glass(c, s);
+  } else if (a == kTakeTea) {
+    set_field(s, kFTeaSupply, s.tea_supply, s.tea_supply - 1);
+    set_field(s, kFTeaReception, s.tea_reception, s.tea_reception + 1);
+  } else {
+    set_field(s, kFReverseUsed, s.reverse_used, 1);
+    reverse_direction(s);
+  }
+  if (s.draw_pending) {
+    set_field(s, kFDrawPending, s.draw_pending, 0);
+    draw_one(c, s, hand_of(c, s.active));
+  }
+  pass_turn(c, s, s.required);
+}
+
+void discard_token(const Config& c, State& s, int t) {
+  const int player = s.phase == kTimeoutDiscard ? s.discarder : s.active;
+  const int hand = hand_of(c, player);
+  remove_token(s, hand, s.hands[hand], t);
+  add_token(s, kLocDiscard, s.discard, t);
+}
+
+void done_discarding(const Config& c, State& s) {
+  if (s.phase == kStuckDiscard) {
+    refill(c, s, hand_of(c, s.active));
+    set_field(s, kFPhase, s.phase, kStand);
+    return;
+  }
+  refill(c, s, hand_of(c, s.discarder));
+  const int next = (s.discarder + 1) % c.players;  // DSJ-5: clockwise from the active player
+  if (next != s.active && c.timeout_all_players) return set_field(s, kFDiscarder, s.discarder, next);
+  flip_glass(c, s);  // DSJ-2: the top is empty, so the flip gives the full glass
+  set_field(s, kFPhase, s.phase, s.resume);
+  set_field(s, kFResume, s.resume, -1);
+  set_field(s, kFDiscarder, s.discarder, -1);
+  if (s.phase == kPlayPhase && c.resume_free_play) set_field(s, kFRequired, s.required, 0);  // DSJ-6
+}
+
+void stand(State& s, bool turned) {
+  change_clock(s, [&](TickClock& clock) { clock.stand(turned); });  // DSJ-3
+  set_field(s, kFPhase, s.phase, kPlayPhase);  // a free play: required is 0 since the stuck rule
+}
+
+// The stuck player's rule (case III, DSJ-8/DSJ-9). True if the turn passed instead.
+bool handle_stuck(const Config& c, State& s) {
+  if (!s.case3) {
+    set_field(s, kFComplaints, s.complaints, s.complaints + 1);
+    if (s.complaints >= c.complaint_limit) {
+      end_game(s, kComplaints);
+      return false;
+    }
+    set_field(s, kFCase3, s.case3, 1);
+  } else if (s.redraws < c.max_free_redraws && (s.bag || s.discard)) {
+    set_field(s, kFRedraws, s.redraws, s.redraws + 1);  // the rulebook's "rare case": no complaint
+  } else {
+    pass_turn(c, s, 0);  // DSJ-9 guard: the next player makes a free play
+    return true;
+  }
+  set_field(s, kFRequired, s.required, 0);
+  change_clock(s, [](TickClock& clock) { clock.lay_down(); });
+  set_field(s, kFPhase, s.phase, kStuckDiscard);
+  return false;
+}
+
+// What happens on its own after an action or after time passed: a time-out (case II) if a
+// standing glass is empty in a timed phase, then the stuck rule for a player who cannot play.
+void settle(const Config& c, State& s) {
+  if ((s.phase == kPlayPhase || s.phase == kReward) && c.time_on && s.clock.ran_out()) {
+    set_field(s, kFComplaints, s.complaints, s.complaints + 1);
+    if (s.complaints >= c.complaint_limit) return end_game(s, kComplaints);
+    set_field(s, kFResume, s.resume, s.phase);
+    set_field(s, kFPhase, s.phase, kTimeoutDiscard);
+    set_field(s, kFDiscarder, s.discarder, s.active);
+    return;
+  }
+  while (s.phase == kPlayPhase && !has_play(c, s))
+    if (!handle_stuck(c, s)) return;
+}
+
+}  // namespace
+
+int64_t Engine::default_ticks(const Config& c, int a) {
+  if (!c.time_on) return 0;
+  if (a < kFlip || a == kCannotServe) return c.ticks_per_action;
+  if (a <= kReverse) return c.ticks_per_team_decision;
+  return 0;  // discards and standing the glass happen while the game is paused
+}
+
+bool Engine::check_ticks(const Config& c, int64_t ticks, char* err, int errlen) {
+  if (ticks < 0 || ticks > kMaxTicksPerCall)
+    return fail(err, errlen, "ticks must be in [0, %d], got %lld", static_cast<int>(kMaxTicksPerCall),
+                static_cast<long long>(ticks));
+  if (ticks && !c.time_on)
+    return fail(err, errlen, "ticks=%lld: time is off in this game (ticks_per_action=0)", static_cast<long long>(ticks));
+  return true;
+}
+
+void Engine::new_state(const Config& c, State& s, uint64_t seed) {
+  s = State{};
+  s.rng = Rng::from_seed(seed);
+  s.clock = TickClock::full(c.glass_ticks);
+  for (int k = 0; k < kTables; ++k) {
+    s.table_card[k] = -1;
+    for (int i = 0; i < kMaxIcons; ++i) s.slots[k][i] = kEmpty;
+  }
+  s.phase = kPlayPhase;
+  s.direction = 1;
+  s.discarder = -1;
+  s.resume = -1;
+  s.outcome = kRunning;
+  s.tea_supply = static_cast<uint8_t>(c.tea_supply);
+  // steps 4-7: the backs, top first: the top section (extra VIPs shuffled in), the VIP, the rest
+  uint8_t top[kMaxCards];
+  const int top_len = c.deck_top_regular + c.extra_vips;
+  for (int i = 0; i < top_len; ++i) top[i] = i >= c.deck_top_regular;
+  if (c.extra_vips) s.rng.shuffle(top, static_cast<size_t>(top_len));
+  for (int i = 0; i < top_len; ++i) s.deck_vips |= static_cast<uint64_t>(top[i]) << i;
+  for (int i = 0; i < c.deck_vips; ++i) s.deck_vips |= 1ull << (top_len + i);
+  s.deck_len = static_cast<uint8_t>(c.deck_length);
+  s.hash = compute_hash(c, s);
+  for (int k = 0; k < kTables; ++k) turn_up_card(c, s, k);  // step 8
+  set_field(s, kFActive, s.active, static_cast<int64_t>(s.rng.bounded(static_cast<uint64_t>(c.players))));  // step 9
+  s.hash ^= mask_keys(kLocBag, kAllTokens);  // step 10
+  s.bag = kAllTokens;
+  for (int p = 0; p < c.players; ++p)
+    for (int i = 0; i < c.hand_limit; ++i) draw_token(s, p);
+  set_field(s, kFOpeningLeft, s.opening_left, c.opening_first_round ? c.players - 1 : 0);
+  settle(c, s);  // step 11: a full standing glass; the start player plays anywhere (DSJ-10)
+}
+
+int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
+  int n = 0;
+  switch (s.phase) {
+    case kPlayPhase: {
+      uint64_t fits[kTables];
+      int types[kTables];
+      playable(c, s, fits, types);
+      uint64_t any = 0;
+      for (uint64_t f : fits) any |= f;
+      bool token_play = any != 0;
+      for_each_bit(any, [&](int t) {
+        for (int k = 0; k < kTables; ++k)
+          if (fits[k] >> t & 1u) out[n++] = static_cast<int16_t>(kPlay + t * kTables + k);
+      });
+      if (s.tea_reception) {
+        bool tea_play = false;
+        for (int k = 0; k < kTables; ++k)
+          for_each_bit(static_cast<uint64_t>(types[k]), [&](int y) {
+            out[n++] = static_cast<int16_t>(kTeaPlay + k * kTypes + y);
+            tea_play = true;
+          });
+        if (!token_play && tea_play && c.decline_tea) out[n++] = kCannotServe;  // DSJ-7
+      }
+      break;
+    }
+    case kReward:
+      out[n++] = kFlip;
+      if (s.tea_supply) out[n++] = kTakeTea;
+      if (c.reverse_variant && c.reverse_trigger == kTeamOnce && !s.reverse_used) out[n++] = kReverse;
+      break;
+    case kTimeoutDiscard:
+    case kStuckDiscard: {
+      const int player = s.phase == kTimeoutDiscard ? s.discarder : s.active;
+      for_each_bit(s.hands[hand_of(c, player)], [&](int t) { out[n++] = static_cast<int16_t>(kDiscard + t); });
+      out[n++] = kDone;
+      break;
+    }
+    case kStand:
+      out[n++] = kStandSame;
+      if (!c.stand_same_only) out[n++] = kStandTurned;
+      break;
+    default:
+      break;
+  }
+  return n;
+}
+
+bool Engine::is_legal(const Config& c, const State& s, int a) {
+  if (a < 0 || a >= kNumActions || s.phase == kOver) return false;
+  int16_t actions[kMaxActions];
+  const int n = legal_actions(c, s, actions);
+  for (int i = 0; i < n; ++i)
+    if (actions[i] == a) return true;
+  return false;
+}
+
+int64_t Engine::apply_timed(const Config& c, State& s, int a, int64_t ticks) {
+  const int64_t cost = ticks < 0 ? default_ticks(c, a) : ticks;
+  if (cost) change_clock(s, [&](TickClock& clock) { clock.run(cost); });  // the decision's time first
+  if (a < kTeaPlay) {
+    play_token(c, s, a / kTables, a % kTables);
+  } else if (a < kFlip) {
+    play_tea(c, s, (a - kTeaPlay) / kTypes, (a - kTeaPlay) % kTypes);
+  } else if (a <= kReverse) {
+    reward(c, s, a);
+  } else if (a < kDone) {
+    discard_token(c, s, a - kDiscard);
+  } else if (a == kDone) {
+    done_discarding(c, s);
+  } else if (a == kStandSame || a == kStandTurned) {
+    stand(s, a == kStandTurned);
+  } else {  // kCannotServe: the stuck rule instead of a tea (DSJ-7)
+    handle_stuck(c, s);
+  }
+  settle(c, s);
+  return cost;
+}
+
+void Engine::advance(const Config& c, State& s, int64_t ticks) {
+  change_clock(s, [&](TickClock& clock) { clock.run(ticks); });
+  settle(c, s);
+}
+
+void Engine::returns(const Config& c, const State& s, double* out) {
+  for (int p = 0; p < c.players; ++p) out[p] = s.outcome == kWin ? 1.0 : 0.0;
+}
+
+uint64_t Engine::compute_hash(const Config& c, const State& s) {
+  uint64_t h = 0;
+  for (int p = 0; p < c.players; ++p) h ^= mask_keys(p, s.hands[p]);
+  h ^= mask_keys(kLocBag, s.bag) ^ mask_keys(kLocDiscard, s.discard);
+  for (int k = 0; k < kTables; ++k) {
+    h ^= card_key(k, s.table_card[k]);
+    for (int i = 0; i < kMaxIcons; ++i) h ^= slot_key(k, i, s.slots[k][i]);
+  }
+  for_each_bit(s.out, [&](int card) { h ^= kOutKeys[card]; });
+  h ^= clock_keys(s.clock);
+  const int64_t fields[][2] = {
+      {kFPhase, s.phase}, {kFActive, s.active}, {kFDirection, s.direction}, {kFDiscarder, s.discarder},
+      {kFResume, s.resume}, {kFRequired, s.required}, {kFOpeningLeft, s.opening_left}, {kFOutcome, s.outcome},
+      {kFCase3, s.case3}, {kFRedraws, s.redraws}, {kFDrawPending, s.draw_pending},
+      {kFReverseUsed, s.reverse_used}, {kFTeaSupply, s.tea_supply}, {kFTeaReception, s.tea_reception},
+      {kFComplaints, s.complaints}, {kFDeckLen, s.deck_len}, {kFDeckVips, static_cast<int64_t>(s.deck_vips)}};
+  for (const auto& f : fields) h ^= field_key(static_cast<int>(f[0]), f[1]);
+  return h;
+}
+
+}  // namespace dimsum::dim_sum_jam
