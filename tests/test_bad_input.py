@@ -20,10 +20,15 @@ def _extra_bun(d):
     d["bag"][next(iter(d["bag"]))] += 1
 
 
+def _token_twice(d):
+    d["bag"] = d["bag"] + [d["hands"][0][0]]
+
+
 # (game, options, other options that keep the state's size, a corruption that breaks conservation)
 GAME_CASES = {
     "yum_cha": (dict(players=3), dict(players=3, max_turns_per_round=7), _extra_card),
     "nice_buns": (dict(players=3), dict(players=3, max_turns=7), _extra_bun),
+    "dim_sum_jam": (dict(players=3), dict(players=3, complaint_limit=2), _token_twice),
 }
 GAMES = [(name, case[0]) for name, case in GAME_CASES.items()]
 

@@ -24,6 +24,16 @@ CONFIGS = [
     ("nice_buns", dict(players=3, max_turns=5)),
     ("nice_buns", dict(players=4, dice={"small": {"provenance": "default", "faces": [
         {"action": "draw", "count": 6, "provenance": "default"}, {"action": "swap", "provenance": "default"}]}})),
+    ("dim_sum_jam", dict(players=2)),
+    ("dim_sum_jam", dict(players=3, ticks_per_action=0)),
+    ("dim_sum_jam", dict(players=4, glass_ticks=400, timeout_discard="active_player", timeout_resume="free_play")),
+    ("dim_sum_jam", dict(players=5, achievement="gold-4", reverse_variant=True, reverse_trigger="team_once")),
+    ("dim_sum_jam", dict(players=3, achievement="silver-2", reverse_variant=True, reverse_trigger="on_self_table")),
+    ("dim_sum_jam", dict(players=4, achievement="copper-4", opening_free="first_round", draw_after_tea=True)),
+    ("dim_sum_jam", dict(players=2, achievement="silver-1", flip_model="full", stand_side="same_side_up")),
+    ("dim_sum_jam", dict(players=3, achievement="copper-3", reverse_variant=True, decline_tea=False,
+                         ticks_per_team_decision=30, max_free_redraws=0)),
+    ("dim_sum_jam", dict(players=5, achievement="gold-2", glass_ticks=300)),
 ]
 
 

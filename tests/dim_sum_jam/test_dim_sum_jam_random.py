@@ -113,7 +113,7 @@ def test_resample_keeps_everything_the_player_saw(engine):
             a, b = state.to_dict(), other.to_dict()
             assert a.pop("rng") != b.pop("rng")
             assert a == b                                   # all but the hidden orders is public
-            assert other.observation(p) == state.observation(p)
+            assert list(other.observation(p)) == list(state.observation(p))
             assert other.legal_actions() == state.legal_actions()
         state.apply(_policy(state, rng))
 

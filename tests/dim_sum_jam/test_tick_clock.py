@@ -108,3 +108,47 @@ def test_view_is_read_only_and_live():
     assert v.top == 30
     with pytest.raises(AttributeError):
         v.top = 5
+
+
+# -- the C++ twin (common/tick_clock.hpp), through dimsum._batch's test hooks ---------------------
+
+def test_cpp_tick_clock_checks_pass():
+    from dimsum import _batch
+
+    assert _batch.tick_clock_self_test() == []
+
+
+def _python_script(capacity, top, lying, ops):
+    """The reference clock driven by the same (op, arg) script as _batch.tick_clock_script."""
+    c = TickClock(capacity, top, lying)
+    out = []
+    for op, arg in ops:
+        if op == 0:
+            result = c.run(arg)
+        else:
+            action = {1: c.flip, 2: c.refill, 3: c.lay_down, 4: lambda: c.stand(turned=bool(arg))}[op]
+            try:
+                action()
+                result = 1
+            except ValueError:  # the C++ clock refuses the same things and stays unchanged
+                result = 0
+        out.append((result, c.top, c.lying, c.ran_out))
+    return out
+
+
+def test_cpp_and_python_clocks_agree_on_random_operations():
+    from dimsum import _batch
+    from dimsum.reference.rng import Rng
+
+    rng = Rng(2024)
+    for _ in range(500):
+        capacity = 1 + rng.bounded(2000) if rng.bounded(10) else 1_000_000
+        top, lying = rng.bounded(capacity + 1), bool(rng.bounded(2))
+        ops = []
+        for _ in range(1 + rng.bounded(40)):
+            op = rng.bounded(5)
+            # mostly small runs, sometimes far past the empty glass
+            arg = (rng.bounded(capacity // 3 + 2) if rng.bounded(4) else rng.bounded(3 * capacity + 1)) \
+                if op == 0 else rng.bounded(2)
+            ops.append((op, arg))
+        assert _batch.tick_clock_script(capacity, top, lying, ops) == _python_script(capacity, top, lying, ops)

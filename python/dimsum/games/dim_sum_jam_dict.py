@@ -154,7 +154,7 @@ def state_fields_from_dict(cfg: spec.Config, d: Any) -> Dict[str, Any]:
     n = cfg.players
     info = card_info(cfg.cards)
     missing = [k for k in KEYS if k not in d]
-    _need(not missing, f"state dict is missing {missing}")
+    _need(not missing, f"dim_sum_jam state dict: missing keys {missing}")
     extra = sorted(str(k) for k in set(d) - set(KEYS))
     _need(not extra, f"state dict has unknown keys {extra}")
     _need(d["game"] == spec.NAME, f"game must be {spec.NAME!r}, got {d['game']!r:.40}")
