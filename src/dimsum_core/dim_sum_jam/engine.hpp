@@ -114,6 +114,7 @@ struct Engine {
 };
 
 // Rule helpers shared by rules.cpp and io.cpp.
+int count_bits(uint64_t x);                                // popcount, portable and inline-able
 int kth_bit(uint64_t mask, int k);                         // the k-th set bit, ascending
 int draw_bit(Rng& rng, uint64_t mask);                     // a uniform set bit (the RNG's token/card draw)
 int hand_of(const Config& c, int player);                  // silver-2: the hand `player` plays from

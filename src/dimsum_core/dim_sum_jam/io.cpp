@@ -72,8 +72,7 @@ bool Engine::config_from_ints(const int64_t* v, int n, Config& c, char* err, int
     (card[0] ? c.vip_mask : c.regular_mask) |= 1ull << k;
   }
   c.all_cards = c.vip_mask | c.regular_mask;
-  if (std::popcount(c.regular_mask) < kTables + c.deck_top_regular + c.deck_bottom_regular - kTables ||
-      std::popcount(c.regular_mask) < c.deck_top_regular + c.deck_bottom_regular ||
+  if (std::popcount(c.regular_mask) < c.deck_top_regular + c.deck_bottom_regular ||
       std::popcount(c.vip_mask) < c.deck_vips + c.extra_vips)
     return fail(err, errlen, "dim_sum_jam config: too few cards for the deck");
   for (int types = 0; types < (1 << kTypes); ++types)

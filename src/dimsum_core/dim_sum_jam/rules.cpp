@@ -2,6 +2,7 @@
 // the stuck player, the endings. Rule ids (DSJ-n) refer to docs/rules/dim_sum_jam.md; each
 // function mirrors the method of the same name in python/dimsum/reference/dim_sum_jam.py,
 // and the RNG is consumed in the same order (docs section 9).
+#include <array>
 #include <bit>
 
 #include "../common/errors.hpp"
@@ -11,24 +12,41 @@
 
 namespace dimsum::dim_sum_jam {
 
-// The index of the k-th (0-based, ascending) set bit of mask (which has more than k bits).
+// Bits set in each byte of x (SWAR: portable builds have no popcount instruction).
+constexpr uint64_t byte_counts(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+}
+
+int count_bits(uint64_t x) { return static_cast<int>((byte_counts(x) * 0x0101010101010101ull) >> 56); }
+
+// kSelectInByte[b][r]: the index of the r-th set bit of byte b.
+constexpr auto kSelectInByte = [] {
+  std::array<std::array<uint8_t, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b)
+    for (int i = 0, r = 0; i < 8; ++i)
+      if (b >> i & 1) table[b][r++] = static_cast<uint8_t>(i);
+  return table;
+}();
+
+// The index of the k-th (0-based, ascending) set bit of mask (which has more than k bits):
+// the byte holding it from the bytes' running counts, then a short walk inside that byte.
 int kth_bit(uint64_t mask, int k) {
-  for (int byte = 0; byte < 8; ++byte) {
-    const int in_byte = std::popcount((mask >> (8 * byte)) & 0xFFu);
-    if (k < in_byte) {
-      uint64_t b = (mask >> (8 * byte)) & 0xFFu;
-      for (; k > 0; --k) b &= b - 1;
-      return 8 * byte + std::countr_zero(b);
-    }
-    k -= in_byte;
-  }
-  return -1;  // unreachable when k < popcount(mask)
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  const uint64_t running = byte_counts(mask) * kOnes;  // byte i: bits set in bytes 0..i
+  // high bit of byte i set when running_i <= k (every running count is below 128)
+  const uint64_t at_most_k = ((static_cast<uint64_t>(k) * kOnes) | kHigh) - running;
+  const int byte = std::countr_zero(~at_most_k & kHigh) >> 3;
+  if (byte > 7) return -1;  // unreachable when k < the number of set bits
+  const int rank = k - (byte ? static_cast<int>((running >> (8 * byte - 8)) & 0xFFu) : 0);
+  return 8 * byte + kSelectInByte[(mask >> (8 * byte)) & 0xFFu][rank & 7];
 }
 
 // A uniform member of a non-empty mask: bounded(popcount) then the k-th set bit (the
 // reference's _kth_bit(mask, rng.bounded(mask.bit_count()))).
 int draw_bit(Rng& rng, uint64_t mask) {
-  return kth_bit(mask, static_cast<int>(rng.bounded(static_cast<uint64_t>(std::popcount(mask)))));
+  return kth_bit(mask, static_cast<int>(rng.bounded(static_cast<uint64_t>(count_bits(mask)))));
 }
 
 int hand_of(const Config& c, int player) { return c.play_next_hand ? (player + 1) % c.players : player; }
@@ -91,13 +109,13 @@ bool draw_token(State& s, int hand) {
 }
 
 void refill(const Config& c, State& s, int hand) {
-  while (std::popcount(s.hands[hand]) < c.hand_limit && draw_token(s, hand)) {
+  while (count_bits(s.hands[hand]) < c.hand_limit && draw_token(s, hand)) {
   }
 }
 
 // The draw after a play: one token, unless a time-out refill already filled the hand.
 void draw_one(const Config& c, State& s, int hand) {
-  if (std::popcount(s.hands[hand]) < c.hand_limit) draw_token(s, hand);
+  if (count_bits(s.hands[hand]) < c.hand_limit) draw_token(s, hand);
 }
 
 }  // namespace
@@ -125,7 +143,7 @@ void turn_up_card(const Config& c, State& s, int k) {
 }  // namespace
 
 int vips_left(const Config& c, const State& s, int excluding_table) {
-  int n = std::popcount(s.deck_vips);
+  int n = count_bits(s.deck_vips);
   for (int k = 0; k < kTables; ++k)
     if (k != excluding_table && s.table_card[k] >= 0 && (c.vip_mask >> s.table_card[k] & 1u)) ++n;
   return n;
@@ -333,7 +351,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.hash = compute_hash(c, s);
   for (int k = 0; k < kTables; ++k) turn_up_card(c, s, k);  // step 8
   set_field(s, kFActive, s.active, static_cast<int64_t>(s.rng.bounded(static_cast<uint64_t>(c.players))));  // step 9
-  s.hash ^= mask_keys(kLocBag, kAllTokens);  // step 10
+  s.hash ^= kFullBagKey;  // step 10
   s.bag = kAllTokens;
   for (int p = 0; p < c.players; ++p)
     for (int i = 0; i < c.hand_limit; ++i) draw_token(s, p);
