@@ -130,6 +130,7 @@ cdef class Game:
     cdef readonly object spec          # the Python-side Config (dimsum.games.<name>.Config)
     cdef object module                 # dimsum.games.<name>
     cdef object state_type
+    cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
 
     def __cinit__(self):
         self.config = NULL
@@ -172,7 +173,7 @@ cdef class Game:
         self.observation_size = info.observation_size
         self.num_fields = info.num_fields
         self.max_game_length = info.max_game_length
-        timed = self.api.advance != NULL
+        self.timed = timed = self.api.advance != NULL
         self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
         if timed != issubclass(self.state_type, TimedState):
             raise AssertionError(f"{name}: a game with a clock needs a TimedState (and only it does)")
@@ -242,6 +243,8 @@ cdef class Game:
         cdef State state
         if self.state_type is State:
             state = State.__new__(State)  # a direct tp_new call: the common case, kept fast
+        elif self.timed:
+            state = TimedState.__new__(self.state_type)  # TimedState's tp_new, for its subclass too
         else:
             state = <State>self.state_type.__new__(self.state_type)
         state.game = self
@@ -547,7 +550,10 @@ cdef class TimedState(State):
     rebuilds the state. Bad ticks raise (TypeError/ValueError) with the state unchanged.
     """
 
-    cdef object _tl             # the timeline as a chain (previous, (action, ticks)): clone shares it
+    # The timeline as one chain (previous, action, ticks), action -1 for advance; clone shares
+    # it. The history is read from it (the base class's _hist chain stays empty), so an apply
+    # costs one small tuple.
+    cdef object _tl
 
     cdef int64_t _ticks(self, ticks) except -1:
         cdef char err[ERR_LEN]
@@ -565,9 +571,8 @@ cdef class TimedState(State):
         if not g.api.is_legal(g.config, self.buf, a):
             raise IllegalActionError(self._illegal_message(a))
         cdef int64_t charged = g.api.apply_timed(g.config, self.buf, a, t)
-        self._hist = (self._hist, a)
+        self._tl = (self._tl, a, charged)
         self._hist_len += 1
-        self._tl = (self._tl, (a, charged))
 
     def advance(self, ticks):
         """Lets ``ticks`` of time pass with no action (a real-time front end's clock)."""
@@ -575,7 +580,7 @@ cdef class TimedState(State):
         if self.is_terminal:
             raise IllegalActionError("advance: the game is over")
         self.game.api.advance(self.game.config, self.buf, t)
-        self._tl = (self._tl, (-1, t))
+        self._tl = (self._tl, -1, t)
 
     @property
     def timeline(self):
@@ -583,9 +588,22 @@ cdef class TimedState(State):
         out = []
         node = self._tl
         while node is not None:
-            out.append(node[1])
+            out.append((node[1], node[2]))
             node = node[0]
         out.reverse()
+        return out
+
+    @property
+    def history(self):
+        """Actions applied since new_state (or since the state was rebuilt from bytes or a dict)."""
+        out = [0] * self._hist_len
+        node = self._tl
+        cdef Py_ssize_t i = self._hist_len
+        while node is not None:
+            if node[1] != -1:
+                i -= 1
+                out[i] = node[1]
+            node = node[0]
         return out
 
     def _export_fields(self):
@@ -593,18 +611,21 @@ cdef class TimedState(State):
         return self._fields()
 
     def clone(self):
-        cdef TimedState s = State.clone(self)
+        cdef TimedState s = self.game._blank_state()
+        memcpy(s.buf, self.buf, self.game.api.state_size)
+        s._hist_len = self._hist_len
         s._tl = self._tl
         return s
 
     def __reduce__(self):
-        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.history), tuple(self.timeline)))
+        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline)))
 
 
-def _restore_timed_state(Game game, bytes data, tuple history, tuple timeline):
-    cdef TimedState s = _restore_state(game, data, history)
-    for entry in timeline:
-        s._tl = (s._tl, tuple(entry))
+def _restore_timed_state(Game game, bytes data, tuple timeline):
+    cdef TimedState s = game.state_from_bytes(data)
+    for action, ticks in timeline:
+        s._tl = (s._tl, action, ticks)
+        s._hist_len += action != -1
     return s
 
 
