@@ -2,6 +2,7 @@
 // field form behind to_dict/state_from_dict, validation of untrusted states, resampling.
 // The layouts here must match python/dimsum/games/dim_sum_jam.py and dim_sum_jam_dict.py.
 #include <bit>
+#include <initializer_list>
 
 #include "../common/errors.hpp"
 #include "engine.hpp"
