@@ -91,29 +91,62 @@ constexpr TickClock clock_at(int32_t capacity, int32_t top, bool lying) {
 
 constexpr ClockCheck kClockChecks[] = {
     {"a new clock is a full standing glass",
-     [] { const TickClock c = TickClock::full(1200); return c.top == 1200 && c.bottom() == 0 && !c.lying && !c.ran_out() && c.valid(); }},
+     [] {
+       const TickClock c = TickClock::full(1200);
+       return c.top == 1200 && c.bottom() == 0 && !c.lying && !c.ran_out() && c.valid();
+     }},
     {"run drains the top and stops at zero",
-     [] { TickClock c = TickClock::full(100); return c.run(30) == 30 && c.top == 70 && c.run(500) == 70 && c.top == 0 && c.ran_out() && c.run(5) == 0; }},
+     [] {
+       TickClock c = TickClock::full(100);
+       return c.run(30) == 30 && c.top == 70 && c.run(500) == 70 && c.top == 0 && c.ran_out() && c.run(5) == 0;
+     }},
     {"run of zero or negative ticks changes nothing",
-     [] { TickClock c = clock_at(100, 40, false); return c.run(0) == 0 && c.run(-3) == 0 && c.top == 40; }},
+     [] {
+       TickClock c = clock_at(100, 40, false);
+       return c.run(0) == 0 && c.run(-3) == 0 && c.top == 40;
+     }},
     {"run of more ticks than an int32 holds stops at zero",
-     [] { TickClock c = clock_at(1000000, 999999, false); return c.run(int64_t{1} << 40) == 999999 && c.top == 0; }},
+     [] {
+       TickClock c = clock_at(1000000, 999999, false);
+       return c.run(int64_t{1} << 40) == 999999 && c.top == 0;
+     }},
     {"flip is physical: capacity - top",
-     [] { TickClock c = clock_at(1200, 1000, false); bool ok = c.flip() && c.top == 200; ok = ok && c.flip() && c.top == 1000;
-          TickClock e = clock_at(1200, 0, false); return ok && e.flip() && e.top == 1200; }},
+     [] {
+       TickClock c = clock_at(1200, 1000, false), empty = clock_at(1200, 0, false);
+       const bool once = c.flip() && c.top == 200, twice = c.flip() && c.top == 1000;
+       return once && twice && empty.flip() && empty.top == 1200;
+     }},
     {"refill gives a full glass",
-     [] { TickClock c = clock_at(1200, 700, false); return c.refill() && c.top == 1200; }},
+     [] {
+       TickClock c = clock_at(1200, 700, false);
+       return c.refill() && c.top == 1200;
+     }},
     {"a lying glass is frozen and cannot be flipped, refilled or laid down",
-     [] { TickClock c = clock_at(1200, 500, true); return c.run(300) == 0 && c.top == 500 && !c.ran_out() && !c.flip() && !c.refill() && !c.lay_down() && c.top == 500 && c.lying; }},
+     [] {
+       TickClock c = clock_at(1200, 500, true);
+       return c.run(300) == 0 && c.top == 500 && !c.ran_out() && !c.flip() && !c.refill() && !c.lay_down() &&
+              c.top == 500 && c.lying;
+     }},
     {"stand on either side",
-     [] { TickClock same = clock_at(1200, 500, true), turned = clock_at(1200, 500, true);
-          return same.stand(false) && turned.stand(true) && same.top == 500 && turned.top == 700 && !same.lying && !turned.lying && !same.stand(false); }},
+     [] {
+       TickClock same = clock_at(1200, 500, true), turned = clock_at(1200, 500, true);
+       return same.stand(false) && turned.stand(true) && same.top == 500 && turned.top == 700 && !same.lying &&
+              !turned.lying && !same.stand(false);
+     }},
     {"an empty lying glass runs out when stood on its empty side",
-     [] { TickClock c = clock_at(1200, 0, true); const bool before = c.ran_out(); return !before && c.stand(false) && c.ran_out(); }},
+     [] {
+       TickClock c = clock_at(1200, 0, true);
+       const bool before = c.ran_out();
+       return !before && c.stand(false) && c.ran_out();
+     }},
     {"valid refuses a top beyond the capacity, a bad capacity and stray bytes",
-     [] { TickClock over = clock_at(10, 11, false), zero = clock_at(0, 0, false), big = clock_at(10000000, 0, false), stray = clock_at(10, 5, false);
-          stray.reserved_[1] = 1; TickClock odd = clock_at(10, 5, false); odd.lying = 2;
-          return !over.valid() && !zero.valid() && !big.valid() && !stray.valid() && !odd.valid(); }},
+     [] {
+       TickClock stray = clock_at(10, 5, false), odd = clock_at(10, 5, false);
+       stray.reserved_[1] = 1;
+       odd.lying = 2;
+       return !clock_at(10, 11, false).valid() && !clock_at(0, 0, false).valid() &&
+              !clock_at(10000000, 0, false).valid() && !stray.valid() && !odd.valid();
+     }},
 };
 
 constexpr int failed_clock_checks() {
@@ -132,7 +165,8 @@ py::list tick_clock_self_test() {
 
 // Runs ops on a clock: (0, ticks) run, (1, _) flip, (2, _) refill, (3, _) lay down, (4, turned) stand.
 // After each op: (result, top, lying, ran_out), result = ticks run for run, 1/0 done/refused otherwise.
-py::list tick_clock_script(int32_t capacity, int32_t top, bool lying, const std::vector<std::pair<int, int64_t>>& ops) {
+py::list tick_clock_script(int32_t capacity, int32_t top, bool lying,
+                           const std::vector<std::pair<int, int64_t>>& ops) {
   TickClock c = clock_at(capacity, top, lying);
   if (!c.valid()) throw py::value_error("tick_clock_script: invalid clock");
   py::list out;

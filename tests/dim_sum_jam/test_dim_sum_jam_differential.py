@@ -81,6 +81,7 @@ def play_both(options, seed):
         assert a.current_player == b.current_player
         assert a.returns() == b.returns()
         assert a.outcome == b.outcome and a.clock.top == b.clock.top
+        assert core.state_from_dict(d) == a, f"seed {seed} step {step}: the dict does not rebuild the state"
         if a.is_terminal:
             assert a.timeline == b.timeline and a.history == b.history
             if step % 3 == 0:

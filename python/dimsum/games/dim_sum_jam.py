@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, LayoutBuilder, Option, Slice, check_provenance, load_data,
-                       resolve_options)
+from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, Slice, check_provenance,
+                       load_data, resolve_options)
 
 NAME = "dim_sum_jam"
 
@@ -225,17 +225,9 @@ DEFAULT_CARDS = validate_cards(_DATA["cards"])
 
 
 @dataclass(frozen=True)
-class Config:
-    players: int
-    options: Mapping[str, Any]
+class Config(GameConfig):
     cards: Tuple[Card, ...]
     deck_length: int
-    action_space: ActionSpace
-    observation_shape: Tuple[int, ...]
-    observation_layout: Tuple[Slice, ...]
-    max_game_length: int
-    min_return: float = 0.0
-    max_return: float = 1.0
 
     @property
     def time_on(self) -> bool:
@@ -275,7 +267,8 @@ def make_config(**given: Any) -> Config:
     return Config(players=players, options=_Frozen(options), cards=cards, deck_length=deck_length,
                   action_space=ACTION_SPACE, observation_shape=(layout[-1].stop,),
                   observation_layout=layout,
-                  max_game_length=_max_game_length(options, cards, deck_length))
+                  max_game_length=_max_game_length(options, cards, deck_length),
+                  min_return=0.0, max_return=1.0)
 
 
 class _Frozen(dict):

@@ -61,7 +61,9 @@ inline constexpr uint64_t kFullBagKey = [] {
   return h;
 }();
 
-inline uint64_t clock_keys(const TickClock& c) { return field_key(kFClockTop, c.top) ^ field_key(kFClockLying, c.lying); }
+inline uint64_t clock_keys(const TickClock& c) {
+  return field_key(kFClockTop, c.top) ^ field_key(kFClockLying, c.lying);
+}
 
 // Sets a scalar field and updates the key.
 template <typename T>

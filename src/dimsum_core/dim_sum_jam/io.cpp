@@ -11,8 +11,6 @@
 namespace dimsum::dim_sum_jam {
 namespace {
 
-constexpr bool in_range(int64_t x, int64_t lo, int64_t hi) { return x >= lo && x <= hi; }
-
 constexpr int kConfigHeader = 25;  // ints before the cards
 constexpr int kCardInts = 2 + kMaxIcons;
 constexpr int kScalarFields = 21;   // phase .. clock lying
@@ -211,12 +209,14 @@ bool Engine::import_fields(const Config& c, const int64_t* v, int n, State& s, c
   s.bag = static_cast<uint64_t>(*x++);
   s.discard = static_cast<uint64_t>(*x++);
   for (int k = 0; k < kTables; ++k, ++x) {
-    if (!in_range(*x, -1, c.num_cards - 1)) return fail(err, errlen, "dim_sum_jam state: table %d's card is out of range", k);
+    if (!in_range(*x, -1, c.num_cards - 1))
+      return fail(err, errlen, "dim_sum_jam state: table %d's card is out of range", k);
     s.table_card[k] = static_cast<int8_t>(*x);
   }
   for (int k = 0; k < kTables; ++k)
     for (int i = 0; i < kMaxIcons; ++i, ++x) {
-      if (!in_range(*x, kEmpty, kTea)) return fail(err, errlen, "dim_sum_jam state: table %d slot %d is out of range", k, i);
+      if (!in_range(*x, kEmpty, kTea))
+        return fail(err, errlen, "dim_sum_jam state: table %d slot %d is out of range", k, i);
       s.slots[k][i] = static_cast<int8_t>(*x);
       if (*x == kEmpty && s.table_card[k] >= 0 && i < c.num_icons[s.table_card[k]])
         s.empty_slots[k] = static_cast<uint8_t>(s.empty_slots[k] | (1u << i));
@@ -232,7 +232,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   auto bad = [&](const char* what) { return fail(err, errlen, "dim_sum_jam state: %s", what); };
   if (s.phase < kPlayPhase || s.phase > kOver) return bad("bad phase");
   if (s.active < 0 || s.active >= P) return bad("active is out of range");
-  if (s.direction != 1 && !(s.direction == -1 && c.reverse_variant)) return bad("direction must be 1 (or -1 in the reverse variant)");
+  if (s.direction != 1 && !(s.direction == -1 && c.reverse_variant))
+    return bad("direction must be 1 (or -1 in the reverse variant)");
   if (s.discarder < -1 || s.discarder >= P) return bad("discarder is out of range");
   if (s.resume < -1 || s.resume > kReward) return bad("resume is out of range");
   if (s.required < 0 || s.required > kTables) return bad("required_table is out of range");
@@ -242,7 +243,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   if (s.tea_supply > c.tea_supply || s.tea_reception > c.tea_supply) return bad("tea counts are out of range");
   if (s.complaints > c.complaint_limit) return bad("complaints are out of range");
   if (s.outcome < kRunning || s.outcome > kComplaints) return bad("bad outcome");
-  if (s.deck_len > kMaxCards || (s.deck_len < 64 && (s.deck_vips >> s.deck_len) != 0)) return bad("deck backs are inconsistent");
+  if (s.deck_len > kMaxCards || (s.deck_len < 64 && (s.deck_vips >> s.deck_len) != 0))
+    return bad("deck backs are inconsistent");
   if (!s.clock.valid() || s.clock.capacity != c.glass_ticks) return bad("the clock is invalid or of another capacity");
   if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0) return bad("zero rng");
   for (uint8_t b : s.reserved_)
@@ -276,7 +278,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
       }
       if (slot == kEmpty) empty = static_cast<uint8_t>(empty | (1u << i));
       else if (slot == kTea) ++teas_on_cards;
-      else if (slot / 7 != c.icons[card][i] || !place(1ull << slot)) return bad("a token on a card does not match its icon or is in two places");
+      else if (slot / 7 != c.icons[card][i] || !place(1ull << slot))
+        return bad("a token on a card does not match its icon or is in two places");
     }
     if (empty != s.empty_slots[k]) return bad("empty icon spaces are inconsistent");
     if (card >= 0) {
@@ -303,18 +306,21 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     const bool lying_phase = s.phase == kStuckDiscard || s.phase == kStand;
     if (bool(s.clock.lying) != lying_phase) return bad("the glass lies down exactly in 'stuck_discard' and 'stand'");
     if (s.complaints >= c.complaint_limit) return bad("complaints must be below the limit while the game runs");
-    if (lying_phase && !(s.case3 && s.required == 0)) return bad("the stuck rule needs stuck_complained and required_table 0");
+    if (lying_phase && !(s.case3 && s.required == 0))
+      return bad("the stuck rule needs stuck_complained and required_table 0");
     if (vips_left(c, s, -1) == 0) return bad("a running game needs an unfulfilled VIP");
     for (int k = 0; k < kTables; ++k)
       if (s.table_card[k] < 0 || full(k)) return bad("a table has no card or a full card while the game runs");
     if (c.time_on) {
       if (s.phase == kTimeoutDiscard && s.clock.top != 0) return bad("a time-out needs an empty top");
-      if ((s.phase == kPlayPhase || s.phase == kReward) && s.clock.top == 0) return bad("an empty standing glass is an unresolved time-out");
+      if ((s.phase == kPlayPhase || s.phase == kReward) && s.clock.top == 0)
+        return bad("an empty standing glass is an unresolved time-out");
     }
     if (s.phase == kPlayPhase && !has_play(c, s)) return bad("phase 'play' but the active player cannot play");
     return true;
   }
-  if ((s.outcome == kComplaints) != (s.complaints == c.complaint_limit)) return bad("complaints do not fit the outcome");
+  if ((s.outcome == kComplaints) != (s.complaints == c.complaint_limit))
+    return bad("complaints do not fit the outcome");
   int n_full = 0, full_table = -1, n_empty = 0;
   for (int k = 0; k < kTables; ++k) {
     if (full(k)) ++n_full, full_table = k;
@@ -324,7 +330,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     if (n_full != 1 || n_empty || !(c.vip_mask >> s.table_card[full_table] & 1u) || vips_left(c, s, full_table))
       return bad("outcome 'win' needs the last VIP fulfilled on its table and no other VIP left");
   } else if (s.outcome == kDeckOut) {
-    if (n_empty != 1 || n_full || s.deck_len) return bad("outcome 'deck_out' needs one table without a card and an empty deck");
+    if (n_empty != 1 || n_full || s.deck_len)
+      return bad("outcome 'deck_out' needs one table without a card and an empty deck");
   } else if (n_full || n_empty) {
     return bad("a 'complaints' ending leaves every table with an unfinished card");
   }

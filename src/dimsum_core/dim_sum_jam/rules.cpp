@@ -322,7 +322,8 @@ bool Engine::check_ticks(const Config& c, int64_t ticks, char* err, int errlen) 
     return fail(err, errlen, "ticks must be in [0, %d], got %lld", static_cast<int>(kMaxTicksPerCall),
                 static_cast<long long>(ticks));
   if (ticks && !c.time_on)
-    return fail(err, errlen, "ticks=%lld: time is off in this game (ticks_per_action=0)", static_cast<long long>(ticks));
+    return fail(err, errlen, "ticks=%lld: time is off in this game (ticks_per_action=0)",
+                static_cast<long long>(ticks));
   return true;
 }
 
