@@ -67,8 +67,10 @@ def table(benchmarks: list) -> str:
             lines += ["", f"Peer on the nearest work: OpenSpiel/RLCard **{peer}** (ns per step; per game for bots)", "",
                       "| peer measurement | ns | peer / ours (Python loop) | peer / ours (C++ playout) |",
                       "| --- | ---: | ---: | ---: |"]
+            py_obs = rows.get("python_api_random_game_with_observation")
             for name, ns in sorted(peers[peer].items()):
-                lines.append(f"| {name} | {ns:,.1f} | {ns / py:,.1f}x | {ns / cc:,.1f}x |" if py and cc and
+                ours_py = py_obs if name.endswith("+obs") and py_obs else py
+                lines.append(f"| {name} | {ns:,.1f} | {ns / ours_py:,.1f}x | {ns / cc:,.1f}x |" if ours_py and cc and
                              "bots" not in name else f"| {name} | {ns:,.1f} | | |")
         lines.append("")
     return "\n".join(lines)

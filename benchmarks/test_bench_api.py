@@ -33,6 +33,18 @@ def test_python_api_random_game(benchmark, game):
     benchmark.extra_info["steps_per_call"] = steps
 
 
+def test_python_api_random_game_with_observation(benchmark, game):
+    """The same, reading the acting player's observation at every step (the peer of hanabi +obs)."""
+    benchmark.group = f"{game.name}: whole random games"
+    seeds = iter(range(10**9))
+
+    def play_20():
+        return sum(python_random_game(game, next(seeds), observe=True) for _ in range(20))
+
+    steps = benchmark.pedantic(play_20, rounds=3, iterations=1)
+    benchmark.extra_info["steps_per_call"] = steps
+
+
 def test_reference_random_game(benchmark, reference_game):
     """The pure-Python reference engine on the same work (the oracle, not a product)."""
     benchmark.group = f"{reference_game.name}: whole random games"

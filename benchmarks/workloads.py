@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Dict, List
 
+import numpy as np
+
 import dimsum
 import dimsum.reference
 
@@ -30,22 +32,31 @@ def available_games() -> List[str]:
     return out
 
 
-def python_random_game(game, seed: int) -> int:
-    """One whole random game driven from Python through the per-move API; returns its length."""
+def python_random_game(game, seed: int, observe: bool = False) -> int:
+    """One whole random game driven from Python through the per-move API; returns its length.
+
+    With ``observe``, the player to act also reads its observation at every step (as an RL
+    agent would), into one reused buffer."""
     rng = random.Random(seed)
     state = game.new_state(seed)
+    out = np.empty(game.observation_shape, dtype=np.float32) if observe else None
     steps = 0
     while not state.is_terminal:
+        if observe:
+            state.observation(state.current_player, out)
         state.apply(rng.choice(state.legal_actions()))
         steps += 1
     return steps
 
 
 def mid_game_state(game, seed: int = 1, steps: int = 40):
+    """A live (not terminal) position about ``steps`` random actions into a seeded game."""
     rng = random.Random(seed)
     state = game.new_state(seed)
     for _ in range(steps):
-        if state.is_terminal:
+        following = state.clone()
+        following.apply(rng.choice(following.legal_actions()))
+        if following.is_terminal:
             break
-        state.apply(rng.choice(state.legal_actions()))
+        state = following
     return state
