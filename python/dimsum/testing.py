@@ -116,6 +116,27 @@ class _Checker:
                         f"resample({p}) changed player {p}'s own legal actions")
 
 
+def playthrough(game: Any, seed: int, max_steps: int = 60) -> str:
+    """A readable record of one seeded random game (OpenSpiel-style golden file): at each step
+    the table, the player to act, the legal actions by name, the key and the action taken."""
+    rng = Rng(seed)
+    state = game.new_state(seed)
+    lines = [f"# dimsum playthrough of {game!r}, seed {seed}", f"# observation_shape {game.observation_shape}, "
+             f"num_actions {game.num_actions}, max_game_length {game.max_game_length}"]
+    for step in range(max_steps + 1):
+        key = f", hash {state.hash:016x}" if hasattr(state, "hash") else ""  # the reference has no key
+        lines += ["", f"## step {step}: player {state.current_player} to act{key}", str(state)]
+        if state.is_terminal or step == max_steps:
+            break
+        legal = state.legal_actions()
+        lines.append("legal: " + "; ".join(f"{a} {game.action_name(a)}" for a in legal))
+        action = legal[rng.bounded(len(legal))]
+        lines.append(f"action: {action} {game.action_name(action)}")
+        state.apply(action)
+    lines.append(f"returns: {state.returns()}")
+    return "\n".join(lines) + "\n"
+
+
 def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7) -> Report:
     """Plays ``n_games`` seeded random games of ``game`` checking every promise of the API.
 
