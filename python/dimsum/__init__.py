@@ -47,4 +47,13 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
     return _batch.random_playouts(game.name, spec.config_ints(game.spec), n_games, check_seed(seed), threads)
 
 
-__all__ = ["IllegalActionError", "TERMINAL", "__version__", "games", "make", "random_playouts"]
+def __getattr__(name: str):
+    # BatchEnv is imported on first use, so that `import dimsum` does not load numpy or _batch.
+    if name == "BatchEnv":
+        from ._batch_env import BatchEnv
+
+        return BatchEnv
+    raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
+
+
+__all__ = ["BatchEnv", "IllegalActionError", "TERMINAL", "__version__", "games", "make", "random_playouts"]

@@ -4,9 +4,15 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "dimsum_core/batch/batch_env.hpp"
 #include "dimsum_core/batch/playouts.hpp"
 #include "dimsum_core/common/chance.hpp"
 #include "dimsum_core/common/tick_clock.hpp"
@@ -43,6 +49,195 @@ py::tuple random_playouts(const std::string& game, const std::vector<int64_t>& c
   if (!found) throw py::value_error("unknown game " + game);
   return py::make_tuple(returns, lengths);
 }
+
+// ---------------------------------------------------------------------------------------------
+// BatchEnv: the C++ engine is dimsum::BatchEnv<G> (src/dimsum_core/batch/batch_env.hpp); this
+// class owns its output arrays (allocated once, handed back as the same numpy objects every
+// step), parses actions, and releases the GIL around the work. dimsum.BatchEnv (python/dimsum/
+// _batch_env.py) subclasses it for the Python-side parts (game object, messages, clone_state).
+
+constexpr int kErrLen = 512;
+
+template <class T>
+py::array_t<T> zeros(std::vector<py::ssize_t> shape) {
+  py::array_t<T> a(shape);
+  std::fill_n(a.mutable_data(), a.size(), T{});
+  return a;
+}
+
+// Reads one int per env from any integer array-like of shape (n,) (any int width, any stride).
+void read_actions(py::handle obj, int n, int64_t* out) {
+  py::array arr = py::array::ensure(obj);
+  if (!arr) throw py::type_error("actions must be an integer array-like of shape (num_envs,)");
+  const char kind = arr.dtype().kind();
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("actions must be integers, got an array of dtype " + py::str(arr.dtype()).cast<std::string>());
+  }
+  if (arr.ndim() != 1 || arr.shape(0) != n) {
+    throw py::value_error("actions must have shape (num_envs,) = (" + std::to_string(n) + ",), got shape " +
+                          py::str(arr.attr("shape")).cast<std::string>());
+  }
+  if (!arr.dtype().attr("isnative").cast<bool>()) arr = arr.attr("astype")("int64");
+  const char* data = static_cast<const char*>(arr.data());
+  const py::ssize_t stride = arr.strides(0);
+  const bool is_signed = kind == 'i';
+  for (int i = 0; i < n; ++i, data += stride) {
+    switch (arr.itemsize()) {
+      case 1: out[i] = is_signed ? *reinterpret_cast<const int8_t*>(data) : *reinterpret_cast<const uint8_t*>(data); break;
+      case 2: out[i] = is_signed ? *reinterpret_cast<const int16_t*>(data) : *reinterpret_cast<const uint16_t*>(data); break;
+      case 4: out[i] = is_signed ? *reinterpret_cast<const int32_t*>(data) : *reinterpret_cast<const uint32_t*>(data); break;
+      default: {
+        const uint64_t bits = *reinterpret_cast<const uint64_t*>(data);
+        out[i] = is_signed ? static_cast<int64_t>(bits) : static_cast<int64_t>(std::min<uint64_t>(bits, INT64_MAX));
+      }
+    }
+  }
+}
+
+class PyBatchEnv {
+ public:
+  PyBatchEnv(const std::string& game, const std::vector<int64_t>& config_ints, int num_envs, uint64_t seed,
+             int threads, int max_steps) {
+    if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
+    if (threads < 1) throw py::value_error("threads must be >= 1");
+    char err[kErrLen] = "";
+    const bool found = dimsum::dispatch_game(game.c_str(), [&]<class G>() {
+      env_ = dimsum::make_batch_env<G>(config_ints.data(), static_cast<int>(config_ints.size()), num_envs, seed,
+                                       threads, max_steps, err, kErrLen);
+    });
+    if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
+    if (!env_) throw py::value_error(err);
+    const auto& info = env_->info();
+    const py::ssize_t n = num_envs, players = info.players, obs = info.observation_size;
+    obs_ = zeros<float>({n, obs});
+    rewards_ = zeros<double>({n, players});
+    terminated_ = zeros<bool>({n});
+    truncated_ = zeros<bool>({n});
+    current_player_ = zeros<int32_t>({n});
+    legal_mask_ = zeros<bool>({n, static_cast<py::ssize_t>(info.num_actions)});
+    final_observation_ = zeros<float>({n, players, obs});
+    final_returns_ = zeros<double>({n, players});
+    sampled_ = zeros<int64_t>({n});
+    actions_.resize(static_cast<size_t>(n));
+    dimsum::BatchOutputs out;
+    out.obs = obs_.mutable_data();
+    out.rewards = rewards_.mutable_data();
+    out.terminated = terminated_.mutable_data();
+    out.truncated = truncated_.mutable_data();
+    out.current_player = current_player_.mutable_data();
+    out.legal_mask = legal_mask_.mutable_data();
+    out.final_observation = final_observation_.mutable_data();
+    out.final_returns = final_returns_.mutable_data();
+    env_->set_outputs(out);
+    py::gil_scoped_release release;
+    env_->reset(seed);
+  }
+
+  static py::tuple reset(py::object self, py::object seed) {
+    PyBatchEnv& e = self.cast<PyBatchEnv&>();
+    const uint64_t s = seed.is_none() ? e.env_->seed() : seed.cast<uint64_t>();
+    {
+      auto lock = e.lock();
+      py::gil_scoped_release release;
+      e.env_->reset(s);
+    }
+    py::dict info;
+    info["current_player"] = e.current_player_;
+    info["legal_mask"] = e.legal_mask_;
+    return py::make_tuple(e.obs_, info);
+  }
+
+  static py::tuple step(py::object self, py::handle actions, bool copy) {
+    PyBatchEnv& e = self.cast<PyBatchEnv&>();
+    {
+      auto lock = e.lock();
+      read_actions(actions, e.env_->num_envs(), e.actions_.data());
+      const int bad = e.env_->first_illegal(e.actions_.data());
+      if (bad >= 0) {
+        const int64_t action = e.actions_[static_cast<size_t>(bad)];
+        lock.unlock();  // the message reads env `bad`'s state through the public methods
+        raise_illegal(self, bad, action);
+      }
+      py::gil_scoped_release release;
+      e.env_->step(e.actions_.data());
+    }
+    py::dict info;
+    info["current_player"] = maybe_copy(e.current_player_, copy);
+    info["legal_mask"] = maybe_copy(e.legal_mask_, copy);
+    info["final_observation"] = maybe_copy(e.final_observation_, copy);
+    info["final_returns"] = maybe_copy(e.final_returns_, copy);
+    return py::make_tuple(maybe_copy(e.obs_, copy), maybe_copy(e.rewards_, copy), maybe_copy(e.terminated_, copy),
+                          maybe_copy(e.truncated_, copy), info);
+  }
+
+  static py::array sample_actions(py::object self, uint64_t seed) {
+    PyBatchEnv& e = self.cast<PyBatchEnv&>();
+    auto lock = e.lock();
+    int64_t* out = e.sampled_.mutable_data();
+    {
+      py::gil_scoped_release release;
+      e.env_->sample_actions(seed, out);
+    }
+    return e.sampled_;
+  }
+
+  py::bytes state_bytes(int i) {
+    check_env(i);
+    std::string raw(env_->state_size(), '\0');
+    auto lock = this->lock();
+    env_->get_state(i, raw.data());
+    return py::bytes(raw);
+  }
+
+  void set_state_bytes(int i, const py::bytes& data, int steps) {
+    check_env(i);
+    const std::string raw = data;
+    if (raw.size() != env_->state_size()) {
+      throw py::value_error("state bytes must be " + std::to_string(env_->state_size()) + " long");
+    }
+    char err[kErrLen] = "";
+    auto lock = this->lock();
+    if (!env_->set_state(i, raw.data(), steps, err, kErrLen)) throw py::value_error(err);
+  }
+
+  const dimsum::BatchEnvBase& env() const { return *env_; }
+
+ private:
+  // Serializes calls on one env (its arrays and states are shared), taken with the GIL released
+  // so that a thread waiting for it never blocks the thread that holds it.
+  std::unique_lock<std::mutex> lock() {
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+    py::gil_scoped_release release;
+    lock.lock();
+    return lock;
+  }
+
+  void check_env(int i) const {
+    if (i < 0 || i >= env_->num_envs()) {
+      throw py::index_error("env index " + std::to_string(i) + " out of range [0, " +
+                            std::to_string(env_->num_envs()) + ")");
+    }
+  }
+
+  static py::object maybe_copy(const py::array& a, bool copy) { return copy ? a.attr("copy")() : py::object(a); }
+
+  [[noreturn]] static void raise_illegal(py::object self, int env, int64_t action) {
+    py::object error = py::module_::import("dimsum._common").attr("IllegalActionError");
+    std::string message = "env " + std::to_string(env) + ": action " + std::to_string(action) + " is not legal";
+    if (py::hasattr(self, "_illegal_message")) message = self.attr("_illegal_message")(env, action).cast<std::string>();
+    PyErr_SetString(error.ptr(), message.c_str());
+    throw py::error_already_set();
+  }
+
+  std::unique_ptr<dimsum::BatchEnvBase> env_;
+  py::array_t<float> obs_, final_observation_;
+  py::array_t<double> rewards_, final_returns_;
+  py::array_t<bool> terminated_, truncated_, legal_mask_;
+  py::array_t<int32_t> current_player_;
+  py::array_t<int64_t> sampled_;
+  std::vector<int64_t> actions_;
+  std::mutex mutex_;
+};
 
 // The project RNG's outputs, for the known-answer tests shared with reference/rng.py.
 py::dict rng_vectors(uint64_t seed, int n, const std::vector<uint64_t>& bounds, const std::vector<int>& counts) {
@@ -188,10 +383,31 @@ py::list tick_clock_script(int32_t capacity, int32_t top, bool lying,
 }  // namespace
 
 PYBIND11_MODULE(_batch, m, py::mod_gil_not_used()) {
-  m.doc() = "dimsum's batch engine (pybind11): random playouts in C++ with the GIL released.";
+  m.doc() = "dimsum's batch engine (pybind11): BatchEnv and random playouts in C++ with the GIL released.";
   m.def("random_playouts", &random_playouts, py::arg("game"), py::arg("config_ints"), py::arg("n_games"),
         py::arg("seed"), py::arg("threads") = 1,
         "Plays n_games uniformly random games in C++; returns (returns[n_games, players], lengths[n_games]).");
+  py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
+      .def(py::init<const std::string&, const std::vector<int64_t>&, int, uint64_t, int, int>(), py::arg("game"),
+           py::arg("config_ints"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("max_steps"))
+      .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
+           "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
+      .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false,
+           "One action per env; returns (obs, rewards, terminated, truncated, info). See docs/API.md.")
+      .def("sample_actions", &PyBatchEnv::sample_actions, py::arg("seed"),
+           "One uniformly random legal action per env (env i from derive_seed(seed ^ salt, i)); the same "
+           "int64 array every call, overwritten.")
+      .def("_state_bytes", &PyBatchEnv::state_bytes, py::arg("i"))
+      .def("_set_state_bytes", &PyBatchEnv::set_state_bytes, py::arg("i"), py::arg("data"), py::arg("steps"))
+      .def_property_readonly("num_envs", [](const PyBatchEnv& e) { return e.env().num_envs(); })
+      .def_property_readonly("threads", [](const PyBatchEnv& e) { return e.env().threads(); })
+      .def_property_readonly("seed", [](const PyBatchEnv& e) { return e.env().seed(); })
+      .def_property_readonly("max_episode_steps", [](const PyBatchEnv& e) { return e.env().max_steps(); })
+      .def_property_readonly("num_actions", [](const PyBatchEnv& e) { return e.env().info().num_actions; })
+      .def_property_readonly("players", [](const PyBatchEnv& e) { return e.env().info().players; })
+      .def_property_readonly("observation_size", [](const PyBatchEnv& e) { return e.env().info().observation_size; });
+  m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
+        "std::thread::hardware_concurrency() (at least 1).");
   m.def("rng_vectors", &rng_vectors, py::arg("seed"), py::arg("n"), py::arg("bounds"), py::arg("counts"),
         "The C++ RNG's outputs for a seed (known-answer tests against dimsum.reference.rng).");
   m.def("tick_clock_self_test", &tick_clock_self_test, "Names of the failing C++ TickClock checks (empty: all pass).");

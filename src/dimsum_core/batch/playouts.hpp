@@ -5,10 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <thread>
-#include <vector>
 
 #include "../common/rng.hpp"
+#include "thread_pool.hpp"
 
 namespace dimsum {
 
@@ -42,18 +41,17 @@ void random_playouts_range(const typename G::Config& c, uint64_t seed, int64_t f
   }
 }
 
+// On a ThreadPool of `threads` (the caller included): games are handed out in small blocks,
+// so a core taken by another process slows the run down without stalling it.
 template <class G>
 void random_playouts(const typename G::Config& c, uint64_t seed, int64_t n_games, int threads,
                      double* returns, int64_t* lengths) {
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(std::max<int64_t>(1, n_games))));
-  if (threads == 1) return random_playouts_range<G>(c, seed, 0, n_games, returns, lengths);
-  std::vector<std::thread> pool;
-  const int64_t chunk = (n_games + threads - 1) / threads;
-  for (int t = 0; t < threads; ++t) {
-    const int64_t first = t * chunk, last = std::min(n_games, first + chunk);
-    if (first < last) pool.emplace_back([&, first, last] { random_playouts_range<G>(c, seed, first, last, returns, lengths); });
-  }
-  for (auto& th : pool) th.join();
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(std::min<int64_t>(n_games, 1 << 20))));
+  ThreadPool pool(threads);
+  const int64_t grain = std::max<int64_t>(1, n_games / (16 * threads));
+  pool.run(n_games, grain, [&](int64_t first, int64_t last) {
+    random_playouts_range<G>(c, seed, first, last, returns, lengths);
+  });
 }
 
 }  // namespace dimsum

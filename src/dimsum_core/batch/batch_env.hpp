@@ -1,0 +1,234 @@
+// The batched environment: num_envs games of one configuration stepped together, with
+// observations, masks and rewards written into caller-owned arrays, on a persistent thread pool.
+//
+// Contract (docs/API.md, "BatchEnv", is the user-facing version):
+// - Env i's k-th game (k = 0 after reset) is dealt from derive_seed(derive_seed(seed, i), k).
+//   Every env only ever touches its own state and its own rows of the outputs, so results never
+//   depend on the thread count, on the batch size, or on which thread ran which env.
+// - step() is all or nothing: first_illegal() is checked over the whole batch before anything
+//   moves (the binding refuses the step if any action is illegal).
+// - Auto-reset in the same step (Gymnasium's AutoresetMode.SAME_STEP): an env whose game ended
+//   (terminated: the rules ended it; truncated: it reached max_steps actions) reports the final
+//   returns as its rewards, keeps the final state's returns and every player's observation of it
+//   in final_returns / final_observation, and is already dealt its next game, whose first
+//   observation, mask and player are what obs / legal_mask / current_player show.
+// The template is instantiated once per game (the rules inline into the loops); BatchEnvBase
+// is the type-erased face the Python binding holds.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "../common/game_api.hpp"
+#include "../common/rng.hpp"
+#include "thread_pool.hpp"
+
+namespace dimsum {
+
+// Salt of sample_actions' per-env streams, so they never coincide with the deals' streams.
+inline constexpr uint64_t kSampleSalt = 0x53414D504C450001ull;  // "SAMPLE"
+
+// Where a BatchEnv writes; every array is C-contiguous, rows indexed by env. Owned by the
+// caller (the binding allocates them once as numpy arrays), set once, overwritten every step.
+struct BatchOutputs {
+  float* obs = nullptr;                 // [num_envs][observation_size], for the player to act
+  double* rewards = nullptr;            // [num_envs][players]
+  bool* terminated = nullptr;           // [num_envs]
+  bool* truncated = nullptr;            // [num_envs]
+  int32_t* current_player = nullptr;    // [num_envs]
+  bool* legal_mask = nullptr;           // [num_envs][num_actions]
+  float* final_observation = nullptr;   // [num_envs][players][observation_size], rows of ended envs
+  double* final_returns = nullptr;      // [num_envs][players], rows of ended envs
+};
+
+class BatchEnvBase {
+ public:
+  virtual ~BatchEnvBase() = default;
+
+  virtual const ConfigInfo& info() const = 0;
+  virtual int num_envs() const = 0;
+  virtual int threads() const = 0;
+  virtual int max_steps() const = 0;
+  virtual uint64_t seed() const = 0;
+  virtual size_t state_size() const = 0;
+
+  virtual void set_outputs(const BatchOutputs& out) = 0;
+  // Deals game 0 of every env from `seed` and writes the outputs (rewards 0, no env ended).
+  virtual void reset(uint64_t seed) = 0;
+  // The first env whose action is out of range or illegal, or -1 if the whole batch is legal.
+  virtual int first_illegal(const int64_t* actions) const = 0;
+  // Applies one legal action per env (check first_illegal first), auto-resetting ended games.
+  virtual void step(const int64_t* actions) = 0;
+  // One uniformly random legal action per env, env i from derive_seed(seed ^ kSampleSalt, i).
+  virtual void sample_actions(uint64_t seed, int64_t* out) = 0;
+
+  // Env i's raw State bytes (the per-move API's State holds the very same bytes).
+  virtual void get_state(int i, void* out) const = 0;
+  // Replaces env i's state (validated; must not be terminal) and rewrites its outputs;
+  // `steps` is how many actions its game has had, for truncation at max_steps.
+  virtual bool set_state(int i, const void* bytes, int steps, char* err, int errlen) = 0;
+};
+
+template <class G>
+class BatchEnv final : public BatchEnvBase {
+  using Config = typename G::Config;
+  using State = typename G::State;
+
+ public:
+  // max_steps: actions after which a game is truncated (<= 0: the game's max_game_length).
+  BatchEnv(const Config& c, int num_envs, uint64_t seed, int threads, int max_steps)
+      : config_(c),
+        info_(G::config_info(c)),
+        num_envs_(num_envs),
+        seed_(seed),
+        max_steps_(max_steps > 0 ? max_steps : info_.max_game_length),
+        states_(static_cast<size_t>(num_envs)),
+        game_index_(static_cast<size_t>(num_envs), 0),
+        steps_(static_cast<size_t>(num_envs), 0),
+        pool_(std::max(1, std::min(threads, num_envs))) {}
+
+  const ConfigInfo& info() const override { return info_; }
+  int num_envs() const override { return num_envs_; }
+  int threads() const override { return pool_.size(); }
+  int max_steps() const override { return max_steps_; }
+  uint64_t seed() const override { return seed_; }
+  size_t state_size() const override { return sizeof(State); }
+
+  void set_outputs(const BatchOutputs& out) override { out_ = out; }
+
+  void reset(uint64_t seed) override {
+    seed_ = seed;
+    for_each_env([this](int i) {
+      game_index_[i] = 0;
+      deal(i);
+      std::fill_n(out_.rewards + row(i, info_.players), info_.players, 0.0);
+      out_.terminated[i] = false;
+      out_.truncated[i] = false;
+      write_current(i);
+    });
+  }
+
+  int first_illegal(const int64_t* actions) const override {
+    for (int i = 0; i < num_envs_; ++i) {
+      const int64_t a = actions[i];
+      if (a < 0 || a >= info_.num_actions || !G::is_legal(config_, states_[i], static_cast<int>(a))) return i;
+    }
+    return -1;
+  }
+
+  void step(const int64_t* actions) override {
+    for_each_env([this, actions](int i) { step_env(i, static_cast<int>(actions[i])); });
+  }
+
+  void sample_actions(uint64_t seed, int64_t* out) override {
+    const uint64_t salted = seed ^ kSampleSalt;
+    for_each_env([this, salted, out](int i) {
+      int16_t legal[G::kMaxActions];
+      const int n = G::legal_actions(config_, states_[i], legal);
+      Rng rng = Rng::from_seed(derive_seed(salted, static_cast<uint64_t>(i)));
+      out[i] = n > 0 ? legal[rng.bounded(static_cast<uint64_t>(n))] : -1;
+    });
+  }
+
+  void get_state(int i, void* out) const override { std::memcpy(out, &states_[i], sizeof(State)); }
+
+  bool set_state(int i, const void* bytes, int steps, char* err, int errlen) override {
+    State s;
+    std::memcpy(&s, bytes, sizeof(State));
+    if (!G::validate(config_, s, err, errlen)) return false;
+    if (G::current_player(s) < 0) {
+      std::snprintf(err, static_cast<size_t>(errlen), "the state is terminal: a BatchEnv only holds games in play");
+      return false;
+    }
+    states_[i] = s;
+    steps_[i] = std::max(0, steps);
+    write_current(i);
+    return true;
+  }
+
+ private:
+  // Envs per block handed to a thread: small enough to balance two threads on a noisy machine,
+  // large enough that the shared cursor is touched rarely.
+  int64_t grain() const { return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64); }
+
+  template <class F>
+  void for_each_env(F&& f) {
+    pool_.run(num_envs_, grain(), [&f](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) f(static_cast<int>(i));
+    });
+  }
+
+  static size_t row(int i, int width) { return static_cast<size_t>(i) * static_cast<size_t>(width); }
+
+  void deal(int i) {
+    const uint64_t env_seed = derive_seed(seed_, static_cast<uint64_t>(i));
+    G::new_state(config_, states_[i], derive_seed(env_seed, game_index_[i]));
+    steps_[i] = 0;
+  }
+
+  void step_env(int i, int action) {
+    State& s = states_[i];
+    G::apply(config_, s, action);
+    ++steps_[i];
+    const bool terminated = G::current_player(s) < 0;
+    const bool truncated = !terminated && steps_[i] >= max_steps_;
+    out_.terminated[i] = terminated;
+    out_.truncated[i] = truncated;
+    double* rewards = out_.rewards + row(i, info_.players);
+    if (terminated || truncated) {
+      G::returns(config_, s, rewards);
+      std::copy_n(rewards, info_.players, out_.final_returns + row(i, info_.players));
+      float* final_obs = out_.final_observation + row(i, info_.players * info_.observation_size);
+      for (int p = 0; p < info_.players; ++p) G::observe(config_, s, p, final_obs + row(p, info_.observation_size));
+      ++game_index_[i];
+      deal(i);
+    } else {
+      std::fill_n(rewards, info_.players, 0.0);
+    }
+    write_current(i);
+  }
+
+  // obs, mask and player to act of env i's current (never terminal) state.
+  void write_current(int i) {
+    const State& s = states_[i];
+    const int player = G::current_player(s);
+    out_.current_player[i] = player;
+    float* obs = out_.obs + row(i, info_.observation_size);
+    if (player >= 0) {
+      G::observe(config_, s, player, obs);
+    } else {
+      std::fill_n(obs, info_.observation_size, 0.0f);  // unreachable: a new game is never over
+    }
+    bool* mask = out_.legal_mask + row(i, info_.num_actions);
+    std::fill_n(mask, info_.num_actions, false);
+    int16_t legal[G::kMaxActions];
+    const int n = G::legal_actions(config_, s, legal);
+    for (int k = 0; k < n; ++k) mask[legal[k]] = true;
+  }
+
+  const Config config_;
+  const ConfigInfo info_;
+  const int num_envs_;
+  uint64_t seed_;
+  const int max_steps_;
+  std::vector<State> states_;
+  std::vector<uint64_t> game_index_;  // k of env i's current game
+  std::vector<int> steps_;            // actions so far in env i's current game
+  BatchOutputs out_;
+  ThreadPool pool_;
+};
+
+// A BatchEnv of game `G` built from the flat config ints; nullptr and a message if invalid.
+template <class G>
+std::unique_ptr<BatchEnvBase> make_batch_env(const int64_t* config_ints, int n, int num_envs, uint64_t seed,
+                                             int threads, int max_steps, char* err, int errlen) {
+  typename G::Config c{};
+  if (!G::config_from_ints(config_ints, n, c, err, errlen)) return nullptr;
+  return std::make_unique<BatchEnv<G>>(c, num_envs, seed, threads, max_steps);
+}
+
+}  // namespace dimsum

@@ -1,0 +1,163 @@
+// A small persistent thread pool for the batch engine: std::thread, one mutex and two
+// condition variables, no OpenMP (portable, and a pool per BatchEnv that lives as long as it).
+//
+// run(n, grain, f) calls f(first, last) over [0, n) cut into blocks of `grain` items, handed
+// out dynamically (an atomic cursor) so that a core stolen by another process only delays
+// one block, not a whole static share. The calling thread works too: a pool of size T owns
+// T - 1 worker threads, and a pool of size 1 runs everything inline with no synchronization.
+//
+// Which thread runs which block never changes a result: callers only use it for work whose
+// items are independent (one env, one game), so results never depend on the thread count.
+//
+// Latency matters more than throughput here (a batch step is tens of microseconds), so an idle
+// worker first polls for new work for a short while (yielding its core at every poll) and only
+// then sleeps on the condition variable; the caller likewise polls briefly for the last block.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dimsum {
+
+class ThreadPool {
+ public:
+  // `threads` counts the calling thread: 1 means inline.
+  explicit ThreadPool(int threads) : size_(std::max(1, threads)) {
+    workers_.reserve(static_cast<size_t>(size_ - 1));
+    for (int t = 1; t < size_; ++t) workers_.emplace_back([this] { worker_loop(); });
+  }
+
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+
+  int size() const { return size_; }
+
+  // Calls f(first, last) on disjoint blocks covering [0, n); returns when all are done.
+  // Not reentrant: one run at a time per pool (BatchEnv serializes its calls).
+  template <class F>
+  void run(int64_t n, int64_t grain, F&& f) {
+    if (n <= 0) return;
+    grain = std::max<int64_t>(1, grain);
+    if (size_ == 1 || n <= grain) return f(int64_t{0}, n);
+    Job job;
+    job.call = [](void* ctx, int64_t first, int64_t last) { (*static_cast<F*>(ctx))(first, last); };
+    job.ctx = static_cast<void*>(&f);
+    job.n = n;
+    job.grain = grain;
+    job.cursor.store(0, std::memory_order_relaxed);
+    pending_.store(size_ - 1, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      joined_ = 0;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+    work_on(job);
+    close_job();
+    wait_for_workers();
+  }
+
+ private:
+  struct Job {
+    void (*call)(void*, int64_t, int64_t) = nullptr;
+    void* ctx = nullptr;
+    int64_t n = 0, grain = 1;
+    std::atomic<int64_t> cursor{0};
+  };
+
+  // How long an idle thread polls before it sleeps: covers the gap between two steps of a
+  // Python loop (sampling actions, feeding a network) without burning a core for long.
+  static constexpr std::chrono::microseconds kPollFor{200};
+
+  static void work_on(Job& job) {
+    for (;;) {
+      const int64_t first = job.cursor.fetch_add(job.grain, std::memory_order_relaxed);
+      if (first >= job.n) return;
+      job.call(job.ctx, first, std::min(job.n, first + job.grain));
+    }
+  }
+
+  template <class Done>
+  static bool poll(Done&& done) {
+    const auto deadline = std::chrono::steady_clock::now() + kPollFor;
+    for (int i = 0;; ++i) {
+      if (done()) return true;
+      std::this_thread::yield();
+      if ((i & 15) == 15 && std::chrono::steady_clock::now() > deadline) return done();
+    }
+  }
+
+  // Once the caller has run out of blocks, workers that have not picked the job up yet (their
+  // core busy elsewhere) are let off: the caller never waits for a thread to be scheduled
+  // only to find nothing left to do. The job lives on the caller's stack, so a late worker
+  // must not touch it: it sees job_ == nullptr and goes back to waiting.
+  void close_job() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = nullptr;
+    pending_.fetch_sub(size_ - 1 - joined_, std::memory_order_acq_rel);
+  }
+
+  void wait_for_workers() {
+    auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+    if (poll(all_done)) return;
+    std::unique_lock<std::mutex> lock(done_mutex_);
+    all_finished_.wait(lock, all_done);
+  }
+
+  void worker_loop() {
+    uint64_t seen = 0;
+    for (;;) {
+      auto new_work = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+      if (!poll(new_work)) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_ready_.wait(lock, new_work);
+      }
+      Job* job;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        seen = generation_.load(std::memory_order_acquire);
+        if (stopping_) return;
+        job = job_;
+        if (job == nullptr) continue;  // closed before this worker woke up: nothing to do
+        ++joined_;
+      }
+      work_on(*job);
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        // Taking the mutex orders this notify after the caller's predicate check: no lost wakeup.
+        std::lock_guard<std::mutex> lock(done_mutex_);
+        all_finished_.notify_one();
+      }
+    }
+  }
+
+  const int size_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;                     // guards job_, stopping_ and generation_ changes
+  std::condition_variable work_ready_;
+  std::atomic<uint64_t> generation_{0};  // bumped once per run (and at shutdown)
+  Job* job_ = nullptr;                   // the current run's job; nullptr once closed
+  int joined_ = 0;                       // workers that picked up the current job
+  bool stopping_ = false;
+  std::atomic<int> pending_{0};          // workers that may still touch the current job
+  std::mutex done_mutex_;
+  std::condition_variable all_finished_;
+};
+
+}  // namespace dimsum
