@@ -1,0 +1,476 @@
+"""dimsum.BatchEnv: shapes, auto-reset, determinism (threads, batch size, per-move API),
+all-or-nothing steps, input validation, clone_state/set_state, and use from several threads."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import dimsum
+from dimsum.reference.rng import derive_seed
+
+# Short games, so that tests see many games end: the rules' own guards end them (terminated).
+SHORT = {"yum_cha": dict(players=3, rounds=1, max_turns_per_round=6)}
+
+
+def compiled_games():
+    out = []
+    for name in dimsum.games():
+        try:
+            dimsum.make(name)
+        except ValueError as e:
+            if "not compiled" in str(e):
+                continue
+            raise
+        out.append(name)
+    return out
+
+
+GAMES = compiled_games()
+
+
+@pytest.fixture(params=GAMES)
+def game(request):
+    return dimsum.make(request.param, **SHORT.get(request.param, {}))
+
+
+def run(env, steps, policy_seed=0):
+    """Steps env with sample_actions; returns a copy of everything each step returned."""
+    trace = []
+    for k in range(steps):
+        actions = env.sample_actions(policy_seed + k).copy()
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        trace.append(
+            dict(
+                actions=actions,
+                obs=obs.copy(),
+                rewards=rewards.copy(),
+                terminated=terminated.copy(),
+                truncated=truncated.copy(),
+                current_player=info["current_player"].copy(),
+                legal_mask=info["legal_mask"].copy(),
+                final_observation=np.where(
+                    (terminated | truncated)[:, None, None], info["final_observation"], 0
+                ),
+                final_returns=np.where((terminated | truncated)[:, None], info["final_returns"], 0),
+            )
+        )
+    return trace
+
+
+def assert_traces_equal(a, b, envs=slice(None)):
+    assert len(a) == len(b)
+    for step, (x, y) in enumerate(zip(a, b)):
+        for key in x:
+            np.testing.assert_array_equal(x[key][envs], y[key][envs], err_msg=f"step {step}, {key}")
+
+
+class Mirror:
+    """Env i driven one move at a time through the per-move API, by the documented contract."""
+
+    def __init__(self, game, seed, i, max_steps):
+        self.game, self.env_seed, self.max_steps = game, derive_seed(seed, i), max_steps
+        self.k = 0
+        self.deal()
+
+    def deal(self):
+        self.state = self.game.new_state(derive_seed(self.env_seed, self.k))
+        self.steps = 0
+
+    def step(self, action):
+        self.state.apply(int(action))
+        self.steps += 1
+        terminated = self.state.is_terminal
+        truncated = not terminated and self.steps >= self.max_steps
+        rewards = np.zeros(self.game.players)
+        final = None
+        if terminated or truncated:
+            rewards = np.array(self.state.returns())
+            final = np.stack([self.state.observation(p) for p in range(self.game.players)])
+            self.k += 1
+            self.deal()
+        return rewards, terminated, truncated, final
+
+    def current(self):
+        p = self.state.current_player
+        return self.state.observation(p), self.state.legal_mask(), p
+
+
+# -- shapes, dtypes, auto-reset ---------------------------------------------------------------
+
+
+def test_reset_and_step_shapes_and_dtypes(game):
+    env = dimsum.BatchEnv(game, 5, seed=3, threads=2)
+    obs, info = env.reset()
+    assert obs.shape == (5, game.observation_shape[0]) and obs.dtype == np.float32
+    assert info["current_player"].shape == (5,) and info["current_player"].dtype == np.int32
+    assert info["legal_mask"].shape == (5, game.num_actions) and info["legal_mask"].dtype == np.bool_
+    obs, rewards, terminated, truncated, info = env.step(env.sample_actions(0))
+    assert obs.shape == (5, game.observation_shape[0]) and obs.dtype == np.float32
+    assert rewards.shape == (5, game.players) and rewards.dtype == np.float64
+    assert terminated.shape == truncated.shape == (5,)
+    assert terminated.dtype == truncated.dtype == np.bool_
+    assert info["final_observation"].shape == (5, game.players, game.observation_shape[0])
+    assert info["final_observation"].dtype == np.float32
+    assert info["final_returns"].shape == (5, game.players) and info["final_returns"].dtype == np.float64
+    assert (env.num_envs, env.players, env.num_actions) == (5, game.players, game.num_actions)
+    assert env.observation_shape == game.observation_shape
+
+
+def test_games_that_end_reset_in_the_same_step():
+    game = dimsum.make("yum_cha", **SHORT["yum_cha"])
+    env = dimsum.BatchEnv(game, 8, seed=11, threads=2)
+    env.reset()
+    ended = 0
+    for k in range(200):
+        obs, rewards, terminated, truncated, info = env.step(env.sample_actions(k))
+        assert not truncated.any()  # the rules end these games well before max_game_length
+        assert (info["current_player"] >= 0).all()  # the env always holds a game in play
+        assert info["legal_mask"].any(axis=1).all()
+        np.testing.assert_array_equal(rewards[~terminated], 0)
+        np.testing.assert_array_equal(rewards[terminated], info["final_returns"][terminated])
+        ended += int(terminated.sum())
+    assert ended > 20
+
+
+def test_truncation_at_max_episode_steps(game):
+    env = dimsum.BatchEnv(game, 3, seed=5, threads=1, max_episode_steps=4)
+    env.reset()
+    for k in range(3):
+        _, _, terminated, truncated, _ = env.step(env.sample_actions(k))
+        assert not truncated.any()
+    _, rewards, terminated, truncated, info = env.step(env.sample_actions(3))
+    np.testing.assert_array_equal(truncated, ~terminated)
+    assert truncated.any()
+
+
+# -- determinism ------------------------------------------------------------------------------
+
+
+def test_same_trajectories_whatever_threads(game):
+    traces = []
+    for threads in (1, 2, 3):
+        env = dimsum.BatchEnv(game, 16, seed=42, threads=threads, max_episode_steps=25)
+        assert env.threads == threads
+        env.reset()
+        traces.append(run(env, 120))
+    assert_traces_equal(traces[0], traces[1])
+    assert_traces_equal(traces[0], traces[2])
+
+
+def test_env_i_plays_the_same_games_in_any_batch_size(game):
+    small = dimsum.BatchEnv(game, 4, seed=9, threads=1, max_episode_steps=30)
+    large = dimsum.BatchEnv(game, 64, seed=9, threads=2, max_episode_steps=30)
+    small.reset()
+    large.reset()
+    np.testing.assert_array_equal(small.sample_actions(7), large.sample_actions(7)[:4])
+    assert_traces_equal(run(small, 100), run(large, 100), envs=slice(0, 4))
+
+
+def test_matches_the_per_move_api(game):
+    seed, n, max_steps = 123, 6, 20
+    env = dimsum.BatchEnv(game, n, seed=seed, threads=2, max_episode_steps=max_steps)
+    obs, info = env.reset()
+    mirrors = [Mirror(game, seed, i, max_steps) for i in range(n)]
+    ended = 0
+    for k in range(150):
+        for i, m in enumerate(mirrors):
+            o, mask, p = m.current()
+            np.testing.assert_array_equal(obs[i], o, err_msg=f"step {k} env {i}")
+            np.testing.assert_array_equal(info["legal_mask"][i], mask)
+            assert info["current_player"][i] == p
+        actions = env.sample_actions(k)
+        assert all(info["legal_mask"][i, a] for i, a in enumerate(actions))
+        expected = [m.step(a) for m, a in zip(mirrors, actions.copy())]
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        for i, (r, term, trunc, final) in enumerate(expected):
+            assert (terminated[i], truncated[i]) == (term, trunc)
+            np.testing.assert_array_equal(rewards[i], r)
+            if final is not None:
+                ended += 1
+                np.testing.assert_array_equal(info["final_returns"][i], r)
+                np.testing.assert_array_equal(info["final_observation"][i], final)
+        for i, m in enumerate(mirrors):
+            assert env.clone_state(i) == m.state
+    assert ended >= n
+
+
+def test_reset_deals_the_same_games_again_and_a_new_seed_others(game):
+    env = dimsum.BatchEnv(game, 4, seed=1)
+    first, _ = env.reset()
+    first = first.copy()
+    run(env, 10)
+    again, _ = env.reset()
+    np.testing.assert_array_equal(first, again)
+    assert [env.clone_state(i) for i in range(4)] == [game.new_state(derive_seed(derive_seed(1, i), 0)) for i in range(4)]
+    env.reset(seed=2)
+    assert env.seed == 2
+    assert env.clone_state(0) == game.new_state(derive_seed(derive_seed(2, 0), 0))
+
+
+def test_sample_actions_are_legal_and_vary(game):
+    env = dimsum.BatchEnv(game, 32, seed=0)
+    _, info = env.reset()
+    seen = set()
+    for k in range(20):
+        actions = env.sample_actions(k)
+        assert actions.dtype == np.int64 and actions.shape == (32,)
+        assert info["legal_mask"][np.arange(32), actions].all()
+        seen.add(tuple(actions))
+        _, _, _, _, info = env.step(actions)
+    assert len(seen) > 1
+
+
+# -- arrays are the env's own, reused ---------------------------------------------------------
+
+
+def test_step_returns_the_same_arrays_every_time_unless_copy():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 3, seed=0)
+    obs0, info0 = env.reset()
+    out1 = env.step(env.sample_actions(0))
+    out2 = env.step(env.sample_actions(1))
+    assert out1[0] is obs0 and out2[0] is obs0
+    for a, b in zip(out1[:4], out2[:4]):
+        assert a is b
+    for key in info0:
+        assert out2[4][key] is info0[key]
+    assert env.sample_actions(2) is env.sample_actions(3)
+    copied = env.step(env.sample_actions(4), copy=True)
+    assert copied[0] is not obs0
+    np.testing.assert_array_equal(copied[0], obs0)
+    np.testing.assert_array_equal(copied[4]["legal_mask"], info0["legal_mask"])
+
+
+# -- illegal actions and bad input ------------------------------------------------------------
+
+
+def snapshot(env):
+    return [env.clone_state(i).to_bytes() for i in range(env.num_envs)]
+
+
+def test_an_illegal_action_rejects_the_whole_step():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 4, seed=0)
+    obs, info = env.reset()
+    obs_before, mask_before, before = obs.copy(), info["legal_mask"].copy(), snapshot(env)
+    actions = env.sample_actions(0).copy()
+    illegal = int(np.flatnonzero(~info["legal_mask"][2])[0])
+    actions[2] = illegal
+    with pytest.raises(dimsum.IllegalActionError) as e:
+        env.step(actions)
+    message = str(e.value)
+    assert "env 2" in message and f"action {illegal} ({game.action_name(illegal)})" in message
+    assert "legal:" in message and game.action_name(int(np.flatnonzero(mask_before[2])[0])) in message
+    assert snapshot(env) == before
+    np.testing.assert_array_equal(obs, obs_before)
+    np.testing.assert_array_equal(info["legal_mask"], mask_before)
+    env.step(env.sample_actions(0))  # and the env still works
+
+
+@pytest.mark.parametrize("bad", [-1, 10**6, 2**40])
+def test_an_out_of_range_action_is_illegal(bad):
+    env = dimsum.BatchEnv(dimsum.make("yum_cha"), 3, seed=0)
+    env.reset()
+    before = snapshot(env)
+    actions = env.sample_actions(0).copy()
+    actions[1] = bad
+    with pytest.raises(dimsum.IllegalActionError, match=f"env 1: action {bad} is out of range"):
+        env.step(actions)
+    assert snapshot(env) == before
+
+
+@pytest.mark.parametrize(
+    "actions, error",
+    [
+        (np.zeros(3, dtype=np.float64), TypeError),
+        (np.zeros(3, dtype=bool), TypeError),
+        (["a", "b", "c"], TypeError),
+        (None, TypeError),
+        ([0.0, 1.0, 2.0], TypeError),
+        (np.zeros(2, dtype=np.int64), ValueError),
+        (np.zeros(4, dtype=np.int64), ValueError),
+        (np.zeros((3, 1), dtype=np.int64), ValueError),
+        (0, ValueError),
+    ],
+)
+def test_actions_of_the_wrong_type_or_shape_are_refused(actions, error):
+    env = dimsum.BatchEnv(dimsum.make("yum_cha"), 3, seed=0)
+    env.reset()
+    before = snapshot(env)
+    with pytest.raises(error, match="actions"):
+        env.step(actions)
+    assert snapshot(env) == before
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+def test_actions_of_any_integer_dtype_and_layout(dtype):
+    game = dimsum.make("yum_cha")
+    reference = dimsum.BatchEnv(game, 3, seed=4)
+    env = dimsum.BatchEnv(game, 3, seed=4)
+    reference.reset()
+    env.reset()
+    for k in range(20):
+        actions = reference.sample_actions(k).copy()
+        strided = np.zeros(6, dtype=dtype)[::2]
+        strided[:] = actions
+        expected = reference.step(actions)[0].copy()
+        got = env.step(strided if k % 2 else actions.astype(dtype).tolist())[0]
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_constructor_arguments_are_validated():
+    game = dimsum.make("yum_cha")
+    with pytest.raises(TypeError):
+        dimsum.BatchEnv("yum_cha", 4)
+    with pytest.raises(ValueError):
+        dimsum.BatchEnv(game, 0)
+    with pytest.raises(TypeError):
+        dimsum.BatchEnv(game, 2.5)
+    with pytest.raises(ValueError):
+        dimsum.BatchEnv(game, 4, threads=0)
+    with pytest.raises(ValueError):
+        dimsum.BatchEnv(game, 4, seed=2**64)
+    with pytest.raises(ValueError):
+        dimsum.BatchEnv(game, 4, max_episode_steps=0)
+    assert dimsum.BatchEnv(game, 3, threads=8).threads == 3  # never more threads than envs
+    assert dimsum.BatchEnv(game, 1).threads == 1
+    assert dimsum.BatchEnv(game, 64).threads >= 1
+    assert dimsum.BatchEnv(game, 2).max_episode_steps == game.max_game_length
+
+
+# -- clone_state / set_state ------------------------------------------------------------------
+
+
+def test_clone_state_is_an_independent_per_move_state(game):
+    env = dimsum.BatchEnv(game, 4, seed=8)
+    obs, info = env.reset()
+    run(env, 5)
+    state = env.clone_state(3)
+    state.check()
+    np.testing.assert_array_equal(state.observation(state.current_player), obs[3])
+    np.testing.assert_array_equal(state.legal_mask(), info["legal_mask"][3])
+    state.apply(state.legal_actions()[0])
+    assert env.clone_state(3) != state
+    with pytest.raises(ValueError):
+        env.clone_state(4)
+
+
+def test_set_state_puts_a_position_into_an_env(game):
+    env = dimsum.BatchEnv(game, 3, seed=8)
+    obs, info = env.reset()
+    state = game.new_state(999)
+    for a in state.legal_actions()[:1]:
+        state.apply(a)
+    env.set_state(1, state)
+    assert env.clone_state(1) == state
+    np.testing.assert_array_equal(obs[1], state.observation(state.current_player))
+    np.testing.assert_array_equal(info["legal_mask"][1], state.legal_mask())
+    assert info["current_player"][1] == state.current_player
+    actions = env.sample_actions(0).copy()
+    env.step(actions)
+    state.apply(int(actions[1]))
+    if not state.is_terminal:
+        assert env.clone_state(1) == state
+
+
+def test_set_state_refuses_other_games_and_finished_games():
+    game = dimsum.make("yum_cha", **SHORT["yum_cha"])
+    env = dimsum.BatchEnv(game, 2, seed=0)
+    with pytest.raises(TypeError):
+        env.set_state(0, dimsum.make("yum_cha", players=2).new_state(0))
+    with pytest.raises(TypeError):
+        env.set_state(0, b"not a state")
+    state = game.new_state(3)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    before = snapshot(env)
+    with pytest.raises(ValueError, match="terminal"):
+        env.set_state(0, state)
+    assert snapshot(env) == before
+
+
+def test_truncation_counts_the_history_of_a_state_set_in():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 1, seed=0, max_episode_steps=5)
+    env.reset()
+    state = game.new_state(5)
+    for _ in range(4):
+        state.apply(state.legal_actions()[0])
+    env.set_state(0, state)
+    _, _, terminated, truncated, info = env.step(env.sample_actions(0))
+    assert truncated[0] and not terminated[0]
+    assert env.clone_state(0) == game.new_state(derive_seed(derive_seed(0, 0), 1))  # its next game, k = 1
+
+
+# -- threads ----------------------------------------------------------------------------------
+
+
+def test_two_envs_stepped_from_two_python_threads_at_once():
+    game = dimsum.make("yum_cha", **SHORT["yum_cha"])
+    expected = {}
+    for seed in (1, 2):
+        env = dimsum.BatchEnv(game, 64, seed=seed, threads=2)
+        env.reset()
+        expected[seed] = run(env, 150)
+    got, errors = {}, []
+    barrier = threading.Barrier(2)
+
+    def work(seed):
+        try:
+            env = dimsum.BatchEnv(game, 64, seed=seed, threads=2)
+            env.reset()
+            barrier.wait()
+            got[seed] = run(env, 150)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for seed in (1, 2):
+        assert_traces_equal(got[seed], expected[seed])
+
+
+def test_one_env_shared_by_two_python_threads_stays_consistent():
+    game = dimsum.make("yum_cha", **SHORT["yum_cha"])
+    env = dimsum.BatchEnv(game, 32, seed=3, threads=2)
+    env.reset()
+    errors = []
+
+    def work(offset):
+        try:
+            for k in range(200):
+                try:
+                    env.step(env.sample_actions(offset + k))
+                except dimsum.IllegalActionError:
+                    pass  # the other thread moved the envs between our sample and our step
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in (0, 10**6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for i in range(env.num_envs):
+        env.clone_state(i).check()
+
+
+# -- random_playouts on the same pool ---------------------------------------------------------
+
+
+def test_random_playouts_do_not_depend_on_threads(game):
+    returns, lengths = dimsum.random_playouts(game, 40, seed=6, threads=1)
+    for threads in (2, 3):
+        r, l = dimsum.random_playouts(game, 40, seed=6, threads=threads)
+        np.testing.assert_array_equal(r, returns)
+        np.testing.assert_array_equal(l, lengths)
+    assert returns.shape == (40, game.players)
+    assert (lengths >= 1).all() and (lengths <= game.max_game_length).all()
+    r, l = dimsum.random_playouts(game, 0, seed=6, threads=2)
+    assert r.shape == (0, game.players) and l.shape == (0,)
