@@ -102,7 +102,7 @@ class BatchEnv final : public BatchEnvBase {
 
   void reset(uint64_t seed) override {
     seed_ = seed;
-    for_each_env([this](int i) {
+    for_each_env([this](size_t i) {
       game_index_[i] = 0;
       deal(i);
       std::fill_n(out_.rewards + row(i, info_.players), info_.players, 0.0);
@@ -113,28 +113,28 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   int first_illegal(const int64_t* actions) const override {
-    for (int i = 0; i < num_envs_; ++i) {
+    for (size_t i = 0; i < states_.size(); ++i) {
       const int64_t a = actions[i];
-      if (a < 0 || a >= info_.num_actions || !G::is_legal(config_, states_[i], static_cast<int>(a))) return i;
+      if (a < 0 || a >= info_.num_actions || !G::is_legal(config_, states_[i], static_cast<int>(a))) return static_cast<int>(i);
     }
     return -1;
   }
 
   void step(const int64_t* actions) override {
-    for_each_env([this, actions](int i) { step_env(i, static_cast<int>(actions[i])); });
+    for_each_env([this, actions](size_t i) { step_env(i, static_cast<int>(actions[i])); });
   }
 
   void sample_actions(uint64_t seed, int64_t* out) override {
     const uint64_t salted = seed ^ kSampleSalt;
-    for_each_env([this, salted, out](int i) {
+    for_each_env([this, salted, out](size_t i) {
       int16_t legal[G::kMaxActions];
       const int n = G::legal_actions(config_, states_[i], legal);
-      Rng rng = Rng::from_seed(derive_seed(salted, static_cast<uint64_t>(i)));
+      Rng rng = Rng::from_seed(derive_seed(salted, i));
       out[i] = n > 0 ? legal[rng.bounded(static_cast<uint64_t>(n))] : -1;
     });
   }
 
-  void get_state(int i, void* out) const override { std::memcpy(out, &states_[i], sizeof(State)); }
+  void get_state(int i, void* out) const override { std::memcpy(out, &states_[index(i)], sizeof(State)); }
 
   bool set_state(int i, const void* bytes, int steps, char* err, int errlen) override {
     State s;
@@ -144,9 +144,9 @@ class BatchEnv final : public BatchEnvBase {
       std::snprintf(err, static_cast<size_t>(errlen), "the state is terminal: a BatchEnv only holds games in play");
       return false;
     }
-    states_[i] = s;
-    steps_[i] = std::max(0, steps);
-    write_current(i);
+    states_[index(i)] = s;
+    steps_[index(i)] = std::max(0, steps);
+    write_current(index(i));
     return true;
   }
 
@@ -158,19 +158,20 @@ class BatchEnv final : public BatchEnvBase {
   template <class F>
   void for_each_env(F&& f) {
     pool_.run(num_envs_, grain(), [&f](int64_t first, int64_t last) {
-      for (int64_t i = first; i < last; ++i) f(static_cast<int>(i));
+      for (int64_t i = first; i < last; ++i) f(static_cast<size_t>(i));
     });
   }
 
-  static size_t row(int i, int width) { return static_cast<size_t>(i) * static_cast<size_t>(width); }
+  static size_t index(int i) { return static_cast<size_t>(i); }
+  static size_t row(size_t i, int width) { return i * static_cast<size_t>(width); }
 
-  void deal(int i) {
-    const uint64_t env_seed = derive_seed(seed_, static_cast<uint64_t>(i));
+  void deal(size_t i) {
+    const uint64_t env_seed = derive_seed(seed_, i);
     G::new_state(config_, states_[i], derive_seed(env_seed, game_index_[i]));
     steps_[i] = 0;
   }
 
-  void step_env(int i, int action) {
+  void step_env(size_t i, int action) {
     State& s = states_[i];
     G::apply(config_, s, action);
     ++steps_[i];
@@ -183,7 +184,9 @@ class BatchEnv final : public BatchEnvBase {
       G::returns(config_, s, rewards);
       std::copy_n(rewards, info_.players, out_.final_returns + row(i, info_.players));
       float* final_obs = out_.final_observation + row(i, info_.players * info_.observation_size);
-      for (int p = 0; p < info_.players; ++p) G::observe(config_, s, p, final_obs + row(p, info_.observation_size));
+      for (int p = 0; p < info_.players; ++p) {
+        G::observe(config_, s, p, final_obs + row(index(p), info_.observation_size));
+      }
       ++game_index_[i];
       deal(i);
     } else {
@@ -193,7 +196,7 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   // obs, mask and player to act of env i's current (never terminal) state.
-  void write_current(int i) {
+  void write_current(size_t i) {
     const State& s = states_[i];
     const int player = G::current_player(s);
     out_.current_player[i] = player;
