@@ -158,6 +158,18 @@ def test_same_trajectories_whatever_threads(game):
     assert_traces_equal(traces[0], traces[2])
 
 
+def test_tiny_batches_on_more_threads_than_blocks():
+    # 5 envs cut in blocks of 4 for 3 threads: a pool thread often finds no work left, the path
+    # where the caller must not wait for it.
+    game = dimsum.make("yum_cha", **SHORT["yum_cha"])
+    traces = []
+    for threads in (1, 3):
+        env = dimsum.BatchEnv(game, 5, seed=77, threads=threads)
+        env.reset()
+        traces.append(run(env, 600))
+    assert_traces_equal(traces[0], traces[1])
+
+
 def test_env_i_plays_the_same_games_in_any_batch_size(game):
     small = dimsum.BatchEnv(game, 4, seed=9, threads=1, max_episode_steps=30)
     large = dimsum.BatchEnv(game, 64, seed=9, threads=2, max_episode_steps=30)
