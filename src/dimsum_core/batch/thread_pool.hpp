@@ -10,8 +10,10 @@
 // items are independent (one env, one game), so results never depend on the thread count.
 //
 // Latency matters more than throughput here (a batch step is tens of microseconds), so an idle
-// worker first polls for new work for a short while (yielding its core at every poll) and only
-// then sleeps on the condition variable; the caller likewise polls briefly for the last block.
+// worker first spins on the generation counter for a short while (with the CPU's pause hint)
+// and only then sleeps on the condition variable; the caller likewise spins briefly for the
+// last block. Spinning, not std::this_thread::yield(): on a busy machine a yielding worker
+// gave its core away for a whole time slice and so was almost never there when work came.
 #pragma once
 
 #include <algorithm>
