@@ -1,10 +1,13 @@
 // A small persistent thread pool for the batch engine: std::thread, one mutex and two
 // condition variables, no OpenMP (portable, and a pool per BatchEnv that lives as long as it).
 //
-// run(n, grain, f) calls f(first, last) over [0, n) cut into blocks of `grain` items, handed
-// out dynamically (an atomic cursor) so that a core stolen by another process only delays
-// one block, not a whole static share. The calling thread works too: a pool of size T owns
-// T - 1 worker threads, and a pool of size 1 runs everything inline with no synchronization.
+// run(n, grain, f) calls f(first, last) over [0, n) cut into blocks of `grain` items. Each
+// thread owns a home share of [0, n) (the same share every run, so an env's state stays in the
+// cache of the core that last stepped it) and takes blocks from it through its own atomic
+// cursor; a thread that finishes its share then steals blocks from the others' shares, so a
+// core taken by another process only delays one block, not a whole share. The calling thread
+// works too: a pool of size T owns T - 1 worker threads, and a pool of size 1 runs everything
+// inline with no synchronization.
 //
 // Which thread runs which block never changes a result: callers only use it for work whose
 // items are independent (one env, one game), so results never depend on the thread count.
@@ -47,7 +50,7 @@ class ThreadPool {
   // `threads` counts the calling thread: 1 means inline.
   explicit ThreadPool(int threads) : size_(std::max(1, threads)) {
     workers_.reserve(static_cast<size_t>(size_ - 1));
-    for (int t = 1; t < size_; ++t) workers_.emplace_back([this] { worker_loop(); });
+    for (int t = 1; t < size_; ++t) workers_.emplace_back([this, t] { worker_loop(t); });
   }
 
   ThreadPool(const ThreadPool&) = delete;
@@ -75,9 +78,12 @@ class ThreadPool {
     Job job;
     job.call = [](void* ctx, int64_t first, int64_t last) { (*static_cast<F*>(ctx))(first, last); };
     job.ctx = static_cast<void*>(&f);
-    job.n = n;
     job.grain = grain;
-    job.cursor.store(0, std::memory_order_relaxed);
+    for (int t = 0; t < size_; ++t) {
+      Share& share = shares_[static_cast<size_t>(t)];
+      share.next.store(n * t / size_, std::memory_order_relaxed);
+      share.end = n * (t + 1) / size_;
+    }
     pending_.store(size_ - 1, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -86,7 +92,7 @@ class ThreadPool {
       generation_.fetch_add(1, std::memory_order_release);
     }
     work_ready_.notify_all();
-    work_on(job);
+    work_on(job, 0);
     close_job();
     wait_for_workers();
   }
@@ -95,19 +101,31 @@ class ThreadPool {
   struct Job {
     void (*call)(void*, int64_t, int64_t) = nullptr;
     void* ctx = nullptr;
-    int64_t n = 0, grain = 1;
-    std::atomic<int64_t> cursor{0};
+    int64_t grain = 1;
+  };
+
+  // One thread's home share of a run: blocks [next, end) not yet taken. Padded to a cache
+  // line (padding, not alignas, which MSVC's /W4 warns about), so that threads taking blocks
+  // from their own shares never write to the same line.
+  struct Share {
+    std::atomic<int64_t> next{0};
+    int64_t end = 0;
+    char padding[64 - sizeof(std::atomic<int64_t>) - sizeof(int64_t)] = {};
   };
 
   // How long an idle thread polls before it sleeps: covers the gap between two steps of a
   // Python loop (sampling actions, feeding a network) without burning a core for long.
   static constexpr std::chrono::microseconds kPollFor{200};
 
-  static void work_on(Job& job) {
-    for (;;) {
-      const int64_t first = job.cursor.fetch_add(job.grain, std::memory_order_relaxed);
-      if (first >= job.n) return;
-      job.call(job.ctx, first, std::min(job.n, first + job.grain));
+  // Thread `self` drains its own share, then the others' in turn.
+  void work_on(const Job& job, int self) {
+    for (int k = 0; k < size_; ++k) {
+      Share& share = shares_[static_cast<size_t>((self + k) % size_)];
+      for (;;) {
+        const int64_t first = share.next.fetch_add(job.grain, std::memory_order_relaxed);
+        if (first >= share.end) break;
+        job.call(job.ctx, first, std::min(share.end, first + job.grain));
+      }
     }
   }
 
@@ -138,7 +156,7 @@ class ThreadPool {
     all_finished_.wait(lock, all_done);
   }
 
-  void worker_loop() {
+  void worker_loop(int self) {
     uint64_t seen = 0;
     for (;;) {
       auto new_work = [&] { return generation_.load(std::memory_order_acquire) != seen; };
@@ -155,7 +173,7 @@ class ThreadPool {
         if (job == nullptr) continue;  // closed before this worker woke up: nothing to do
         ++joined_;
       }
-      work_on(*job);
+      work_on(*job, self);
       if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         // Taking the mutex orders this notify after the caller's predicate check: no lost wakeup.
         std::lock_guard<std::mutex> lock(done_mutex_);
@@ -165,6 +183,7 @@ class ThreadPool {
   }
 
   const int size_;
+  std::vector<Share> shares_ = std::vector<Share>(static_cast<size_t>(size_));  // one per thread
   std::vector<std::thread> workers_;
   std::mutex mutex_;                     // guards job_, stopping_ and generation_ changes
   std::condition_variable work_ready_;
