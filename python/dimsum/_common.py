@@ -42,6 +42,22 @@ def check_int(value: Any, what: str, lo: Optional[int] = None, hi: Optional[int]
     return value
 
 
+def set_bits(mask: int) -> List[int]:
+    """The set bits of ``mask`` in ascending order (a hand of tokens as a bitmask -> token ids)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def check_seat_option(game: str, name: str, value: Optional[int], players: int) -> None:
+    """A seat-valued option (None: chosen at random) must name a seat of this player count."""
+    if value is not None and value >= players:
+        raise ValueError(f"{game} option {name!r} must be in [0, {players - 1}] or None, got {value}")
+
+
 def check_seed(seed: Any) -> int:
     """Seeds are ints in [0, 2**64); negative ones are folded the way numpy folds them."""
     seed = check_int(seed, "seed")

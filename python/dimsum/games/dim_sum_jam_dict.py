@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import check_int
+from .._common import check_int, set_bits
 from ..reference.rng import MASK64
 from ..reference.tick_clock import TickClock
 from . import dim_sum_jam as spec
@@ -49,15 +49,6 @@ def card_info(cards: Tuple[spec.Card, ...]) -> CardInfo:
     return CardInfo(cards)
 
 
-def _bits(mask: int) -> List[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 # ---------------------------------------------------------------------------------------------
 # Fields -> dict
 
@@ -74,7 +65,7 @@ def state_to_dict(cfg: spec.Config, f: Any) -> Dict[str, Any]:
                        "icons": [spec.TYPE_CODES[y] for y in info.icons[card]],
                        "slots": [None if s == EMPTY else "tea" if s == TEA else TOKEN_CODES[s]
                                  for s in f.slots[k][:len(info.icons[card])]]})
-    codes = lambda mask: [TOKEN_CODES[t] for t in _bits(mask)]  # noqa: E731
+    codes = lambda mask: [TOKEN_CODES[t] for t in set_bits(mask)]  # noqa: E731
     rng = f.rng
     return {
         "game": spec.NAME,
@@ -94,7 +85,7 @@ def state_to_dict(cfg: spec.Config, f: Any) -> Dict[str, Any]:
         "discard": codes(f.discard),
         "tables": tables,
         "deck": f.deck,
-        "cards_out": [info.numbers[c] for c in _bits(f.out)],
+        "cards_out": [info.numbers[c] for c in set_bits(f.out)],
         "tea_supply": f.tea_supply,
         "tea_reception": f.tea_reception,
         "complaints": f.complaints,
@@ -307,7 +298,7 @@ def _can_play(cfg: spec.Config, info: CardInfo, f: Fields) -> bool:
         empty = _empty_types(info, f, k)
         if f.tea_reception and empty:
             return True
-        if any(empty >> (t // 7) & 1 for t in _bits(hand)):
+        if any(empty >> (t // 7) & 1 for t in set_bits(hand)):
             return True
     return False
 

@@ -15,8 +15,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, load_data,
-                       resolve_options)
+from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
+                       load_data, resolve_options)
 
 NAME = "nice_buns"
 MAX_PLAYERS = 6          # six plates [RULEBOOK]
@@ -323,9 +323,7 @@ def _max_actions_per_turn(dice: Tuple[Tuple[Face, ...], ...]) -> int:
 def make_config(**options: Any) -> Config:
     opts = resolve_options(NAME, OPTIONS, options)
     players = opts["players"]
-    if opts["start_player"] is not None and opts["start_player"] >= players:
-        raise ValueError(f"nice_buns option 'start_player' must be in [0, {players - 1}] or None, "
-                         f"got {opts['start_player']}")
+    check_seat_option(NAME, "start_player", opts["start_player"], players)
     data = load_data(NAME)
     comps = parse_components(data)
     if players > comps["plates"]:

@@ -12,8 +12,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, load_data,
-                       resolve_options)
+from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
+                       load_data, resolve_options)
 
 NAME = "yum_cha"
 HAND_SIZE = 10          # rulebook: "Hand limit of 10 cards"
@@ -212,9 +212,7 @@ def _max_round_points(tier_points: Tuple[int, ...], types: Tuple[CardType, ...])
 def make_config(**options: Any) -> Config:
     opts = resolve_options(NAME, OPTIONS, options)
     players = opts["players"]
-    if opts["first_player"] is not None and opts["first_player"] >= players:
-        raise ValueError(f"yum_cha option 'first_player' must be in [0, {players - 1}] or None, "
-                         f"got {opts['first_player']}")
+    check_seat_option(NAME, "first_player", opts["first_player"], players)
     deck = opts["deck"] if opts["deck"] is not None else load_data(NAME)
     tier_names, tier_points, types = parse_deck(deck, players)
     if opts["deck"] is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._common import TERMINAL, IllegalActionError, check_int, check_seed
+from .._common import TERMINAL, IllegalActionError, check_int, check_seed, set_bits
 from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
                                  A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
@@ -35,16 +35,6 @@ from .tick_clock import ClockView, TickClock
 
 ALL_TOKENS = (1 << NUM_TOKENS) - 1
 _TIMED_PHASES = ("play", "reward")  # phases in which a standing glass may run out
-
-
-def _bits(mask: int) -> List[int]:
-    """The set bits of ``mask`` in ascending order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _kth_bit(mask: int, k: int) -> int:
@@ -254,7 +244,7 @@ class State(ReferenceState):
         return mask
 
     def _token_plays(self) -> List[int]:
-        hand = _bits(self.hands[self._hand_of(self.active)])
+        hand = set_bits(self.hands[self._hand_of(self.active)])
         plays = []
         for k in self._allowed_tables():
             empty = self._empty_types(k)
@@ -286,7 +276,7 @@ class State(ReferenceState):
             return legal
         if phase in ("timeout_discard", "stuck_discard"):
             player = self.discarder if phase == "timeout_discard" else self.active
-            return [A_DISCARD + t for t in _bits(self.hands[self._hand_of(player)])] + [A_DONE]
+            return [A_DISCARD + t for t in set_bits(self.hands[self._hand_of(player)])] + [A_DONE]
         if phase == "stand":
             if self.game.config.options["stand_side"] == "same_side_up":
                 return [A_STAND_SAME]
@@ -493,11 +483,11 @@ class State(ReferenceState):
             obs[at["current_player"] + rel(self._current_player())] = 1.0
         obs[at["active_player"] + rel(self.active)] = 1.0
         for seat in range(n):
-            for t in _bits(self.hands[seat]):
+            for t in set_bits(self.hands[seat]):
                 obs[at["hands"] + rel(seat) * NUM_TOKENS + t] = 1.0
-        for t in _bits(self.bag):
+        for t in set_bits(self.bag):
             obs[at["bag"] + t] = 1.0
-        for t in _bits(self.discard):
+        for t in set_bits(self.discard):
             obs[at["discard"] + t] = 1.0
         ncards = len(cfg.cards)
         for k in range(NUM_TABLES):
@@ -515,7 +505,7 @@ class State(ReferenceState):
         obs[at["required_table"] + self.required] = 1.0
         for i, back in enumerate(self.deck):
             obs[at["deck_backs"] + 2 * i + (back == "V")] = 1.0
-        for c in _bits(self.out):
+        for c in set_bits(self.out):
             obs[at["cards_out"] + c] = 1.0
         limit = cfg.options["complaint_limit"]
         obs[at["counts"]:at["counts"] + 5] = [self.tea_supply, self.tea_reception, self.complaints,
