@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "../common/action_list.hpp"
 #include "../common/game_api.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
@@ -127,10 +128,9 @@ class BatchEnv final : public BatchEnvBase {
   void sample_actions(uint64_t seed, int64_t* out) override {
     const uint64_t salted = seed ^ kSampleSalt;
     for_each_env([this, salted, out](size_t i) {
-      int16_t legal[G::kMaxActions];
-      const int n = G::legal_actions(config_, states_[i], legal);
+      const LegalActions<G> legal(config_, states_[i]);
       Rng rng = Rng::from_seed(derive_seed(salted, i));
-      out[i] = n > 0 ? legal[rng.bounded(static_cast<uint64_t>(n))] : -1;
+      out[i] = legal.size > 0 ? legal.pick(rng) : -1;
     });
   }
 
@@ -208,9 +208,7 @@ class BatchEnv final : public BatchEnvBase {
     }
     bool* mask = out_.legal_mask + row(i, info_.num_actions);
     std::fill_n(mask, info_.num_actions, false);
-    int16_t legal[G::kMaxActions];
-    const int n = G::legal_actions(config_, s, legal);
-    for (int k = 0; k < n; ++k) mask[legal[k]] = true;
+    for (const int a : LegalActions<G>(config_, s)) mask[a] = true;
   }
 
   const Config config_;

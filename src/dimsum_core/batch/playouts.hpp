@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "../common/action_list.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
 
@@ -25,15 +26,13 @@ void random_playouts_range(const typename G::Config& c, uint64_t seed, int64_t f
                            double* returns, int64_t* lengths) {
   const int players = G::config_info(c).players;
   const int max_length = G::config_info(c).max_game_length;
-  int16_t actions[G::kMaxActions];
   typename G::State s;
   for (int64_t i = first; i < last; ++i) {
     G::new_state(c, s, derive_seed(seed, static_cast<uint64_t>(i)));
     Rng policy = Rng::from_seed(derive_seed(seed ^ kPolicySalt, static_cast<uint64_t>(i)));
     int64_t steps = 0;
     while (G::current_player(s) >= 0 && steps < max_length) {
-      const int n = G::legal_actions(c, s, actions);
-      G::apply(c, s, actions[policy.bounded(static_cast<uint64_t>(n))]);
+      G::apply(c, s, LegalActions<G>(c, s).pick(policy));
       ++steps;
     }
     G::returns(c, s, returns + i * players);
