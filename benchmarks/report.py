@@ -41,10 +41,27 @@ def ns_per_unit(bench: dict) -> float:
 PEER_OF = {"yum_cha": "gin_rummy", "nice_buns": "pig", "dim_sum_jam": "hanabi"}
 
 
+def batch_table(benchmarks: list) -> str:
+    """Env steps per second of every batched benchmark (ours and EnvPool's), best round."""
+    rows = []
+    for b in benchmarks:
+        env_steps = b.get("extra_info", {}).get("env_steps_per_round")
+        if env_steps:
+            rows.append((b.get("group") or "", b["name"].removeprefix("test_"), env_steps / b["stats"]["min"]))
+    if not rows:
+        return ""
+    lines = ["### Batched stepping (env steps per second, best round)", "",
+             "| group | benchmark | steps/s |", "| --- | --- | ---: |"]
+    lines += [f"| {g} | {n} | {v:,.0f} |" for g, n, v in sorted(rows)]
+    return "\n".join(lines) + "\n"
+
+
 def table(benchmarks: list) -> str:
     ours = defaultdict(dict)
     peers = defaultdict(dict)
     for b in benchmarks:
+        if b.get("extra_info", {}).get("env_steps_per_round"):
+            continue  # batched: see batch_table
         name = b["name"].split("[")[0].removeprefix("test_")
         group = b.get("group") or ""
         if group.startswith("peer:"):
@@ -81,7 +98,8 @@ def main(argv=None) -> int:
     parser.add_argument("-k", default="", help="pytest -k expression selecting benchmarks")
     parser.add_argument("--out", default=str(Path(__file__).with_name("REPORT.md")))
     args = parser.parse_args(argv)
-    text = "# dimsum benchmark report\n\n" + table(run_benchmarks(args.k))
+    benchmarks = run_benchmarks(args.k)
+    text = "# dimsum benchmark report\n\n" + table(benchmarks) + "\n" + batch_table(benchmarks)
     print(text)
     Path(args.out).write_text(text + "\n")
     return 0

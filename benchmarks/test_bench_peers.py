@@ -76,3 +76,29 @@ def test_peer_rlcard_gin_rummy(benchmark):
 
     steps = benchmark.pedantic(play, rounds=3, iterations=1)
     benchmark.extra_info["steps_per_call"] = steps
+
+
+@pytest.mark.parametrize("num_envs", [1, 64, 1024])
+@pytest.mark.parametrize("task", ["TicTacToe-v1", "SparrowMahjong-v1"])
+def test_peer_envpool_pgx_batch(benchmark, task, num_envs):
+    """EnvPool's C++ ports of pgx games, sync mode, the same policy-in-numpy loop as
+    benchmarks/test_bench_batch.py::test_batch_env_step_numpy_policy (its peer)."""
+    envpool = pytest.importorskip("envpool")
+    pytest.importorskip("envpool.pgx.registration")
+    np = pytest.importorskip("numpy")
+    env = envpool.make_gymnasium(task, num_envs=num_envs, seed=0)
+    _, info = env.reset()
+    rng = np.random.default_rng(0)
+    steps = {1: 2500, 64: 200, 1024: 20}[num_envs]
+    benchmark.group = f"peer:envpool {task}"
+    holder = [info]
+
+    def run():
+        for _ in range(steps):
+            mask = holder[0]["legal_action_mask"]
+            actions = (rng.random(mask.shape) * mask).argmax(1).astype(np.int32)
+            holder[0] = env.step(actions)[4]
+
+    benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
+    benchmark.extra_info["env_steps_per_round"] = steps * num_envs
+    benchmark.extra_info["num_envs"] = num_envs
