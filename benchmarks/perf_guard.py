@@ -14,6 +14,12 @@ Two checks, both deterministic:
 
     python benchmarks/perf_guard.py --quick      # what .ci/run runs
     python benchmarks/perf_guard.py --update     # record a new baseline (commit the JSON)
+
+Instruction counts depend on the compiler and the Python version, so the committed baseline
+holds for machines like this project's. Elsewhere (GitHub's runners, bench.yml) the workflow
+measures the base commit first into a scratch baseline (``--update --baseline base.json``) and
+then the change against it (``--baseline base.json``); the bench signature does not depend on
+the machine and is always checked against the committed file (``--signature-only``).
 """
 
 from __future__ import annotations
@@ -133,10 +139,13 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small workloads (CI)")
     parser.add_argument("--update", action="store_true", help="write the measured values as the new baseline")
     parser.add_argument("--margin", type=float, default=0.05, help="allowed instruction-count growth (0.05 = 5%%)")
+    parser.add_argument("--baseline", type=Path, default=BASELINE, help="the baseline JSON to compare with or write")
+    parser.add_argument("--signature-only", action="store_true", help="check the bench signatures only")
+    parser.add_argument("--counts-only", action="store_true", help="check the instruction counts only")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
-    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
-    if not shutil.which("valgrind"):
+    baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
+    if not args.signature_only and not shutil.which("valgrind"):
         print("perf_guard: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
 
@@ -149,12 +158,14 @@ def main(argv=None) -> int:
         sig = signature(name)
         measured["signature"][name] = sig
         expected = baseline.get("signature", {}).get(name)
-        if expected is None:
+        if args.counts_only:
+            pass
+        elif expected is None:
             failures.append(f"{name}: no bench signature in the baseline (run --update)")
         elif expected != sig:
             failures.append(f"{name}: bench signature changed ({sig[:12]} != {expected[:12]}): behaviour changed; "
                             "if on purpose, run --update and commit")
-        for kind, size in SIZES[mode].items():
+        for kind, size in ([] if args.signature_only else SIZES[mode].items()):
             key = f"{name}/{kind}"
             value = per_step(name, kind, size)
             measured["instructions_per_step"][mode][key] = round(value, 1)
@@ -170,8 +181,8 @@ def main(argv=None) -> int:
                 print(f"  note: {key} is {100 * (1 - ratio):.1f}% below its baseline; --update to tighten it")
 
     if args.update:
-        BASELINE.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {BASELINE}")
+        args.baseline.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {args.baseline}")
         return 0
     if failures:
         print("\nperf_guard FAILED:\n  " + "\n  ".join(failures))
