@@ -379,6 +379,7 @@ cdef class State:
             return False
         return self.game.api.is_legal(self.game.config, self.buf, a)
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def apply(self, action):
         """Plays ``action``. IllegalActionError (a ValueError) if it is not legal: state unchanged."""
         cdef int a = _as_action(action, self.game.num_actions)
@@ -436,6 +437,7 @@ cdef class State:
         finally:
             PyBuffer_Release(&view)
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def clone(self):
         cdef State s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
@@ -450,6 +452,7 @@ cdef class State:
         return self.clone()
 
     @property
+    @cython.critical_section
     def history(self):
         """Actions applied since new_state (or since the state was rebuilt from bytes or a dict)."""
         out = [0] * self._hist_len
@@ -562,6 +565,7 @@ cdef class TimedState(State):
             raise ValueError(err.decode())
         return t
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def apply(self, action, ticks=None):
         """Plays ``action``, which took ``ticks`` (None: the game's default cost). IllegalActionError
         (a ValueError) if it is not legal, ValueError/TypeError for bad ticks: state unchanged."""
@@ -574,15 +578,17 @@ cdef class TimedState(State):
         self._tl = (self._tl, a, charged)
         self._hist_len += 1
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def advance(self, ticks):
         """Lets ``ticks`` of time pass with no action (a real-time front end's clock)."""
         cdef int64_t t = self._ticks(ticks)
-        if self.is_terminal:
+        if self.game.api.current_player(self.buf) < 0:
             raise IllegalActionError("advance: the game is over")
         self.game.api.advance(self.game.config, self.buf, t)
         self._tl = (self._tl, -1, t)
 
     @property
+    @cython.critical_section
     def timeline(self):
         """``(action, ticks charged)`` per apply and ``(-1, ticks)`` per advance, oldest first."""
         out = []
@@ -594,6 +600,7 @@ cdef class TimedState(State):
         return out
 
     @property
+    @cython.critical_section
     def history(self):
         """Actions applied since new_state (or since the state was rebuilt from bytes or a dict)."""
         out = [0] * self._hist_len
@@ -610,6 +617,7 @@ cdef class TimedState(State):
         """The flat fields (as export_fields writes them): for the game's read-only extras."""
         return self._fields()
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def clone(self):
         cdef TimedState s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
