@@ -57,6 +57,23 @@ struct GameApi {
   void (*advance)(const void* config, void* state, int64_t ticks);
 };
 
+// The functions every game's Engine defines out of line, declared once here for all games
+// (inside `struct Engine { using Config = ...; using State = ...; ... }`). Each Engine adds
+// current_player and apply itself (inline, so that the batch loops can inline them).
+#define DIMSUM_ENGINE_FUNCTIONS                                                                      \
+  static bool config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen);           \
+  static ConfigInfo config_info(const Config& c);                                                    \
+  static void new_state(const Config& c, State& s, uint64_t seed);                                  \
+  static int legal_actions(const Config& c, const State& s, int16_t* out);                           \
+  static bool is_legal(const Config& c, const State& s, int action);                                 \
+  static void returns(const Config& c, const State& s, double* out);                                 \
+  static void observe(const Config& c, const State& s, int player, float* out);                      \
+  static uint64_t compute_hash(const Config& c, const State& s);                                     \
+  static int export_fields(const Config& c, const State& s, int64_t* out);                           \
+  static bool import_fields(const Config& c, const int64_t* v, int n, State& s, char* err, int errlen); \
+  static bool validate(const Config& c, const State& s, char* err, int errlen);                      \
+  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+
 // A timed game declares apply_timed, advance and check_ticks next to the usual functions.
 template <class G>
 concept TimedGame = requires(const typename G::Config& c, typename G::State& s, char* err) {

@@ -125,20 +125,9 @@ struct Engine {
   // the largest legal list: swap, 5 kinds x 5 other seats x 5 kinds, plus pass
   static constexpr int kMaxActions = kKinds * (kMaxPlayers - 1) * kKinds + 1;
 
-  static bool config_from_ints(const int64_t* v, int n, Config& c, char* err, int errlen);
-  static ConfigInfo config_info(const Config& c);
-  static void new_state(const Config& c, State& s, uint64_t seed);
+  DIMSUM_ENGINE_FUNCTIONS
   static int current_player(const State& s) { return s.current; }
-  static int legal_actions(const Config& c, const State& s, int16_t* out);
-  static bool is_legal(const Config& c, const State& s, int action);
   static void apply(const Config& c, State& s, int action);
-  static void returns(const Config& c, const State& s, double* out);
-  static void observe(const Config& c, const State& s, int player, float* out);
-  static uint64_t compute_hash(const Config& c, const State& s);
-  static int export_fields(const Config& c, const State& s, int64_t* out);
-  static bool import_fields(const Config& c, const int64_t* v, int n, State& s, char* err, int errlen);
-  static bool validate(const Config& c, const State& s, char* err, int errlen);
-  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
 };
 
 // Shared by rules.cpp and io.cpp.
