@@ -39,3 +39,21 @@ def position(players=2, hands=None, tables=None, leftover="bag", **fields):
 
 def tokens(*codes):
     return list(codes)
+
+
+# -- acting on positions in tests -----------------------------------------------------------------
+
+def load(engine, d, **options):
+    """The game (on the engine under test) and the state of position dict ``d``."""
+    game = engine("dim_sum_jam", players=d["players"], **options)
+    return game, game.state_from_dict(d)
+
+
+def act(state, name, **kw):
+    """Applies the action named ``name`` (extra keywords such as ticks go to apply)."""
+    state.apply(state.parse_action(name), **kw)
+
+
+def names(state):
+    """The names of the legal actions."""
+    return [state.action_name(a) for a in state.legal_actions()]

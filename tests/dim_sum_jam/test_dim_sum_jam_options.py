@@ -6,22 +6,9 @@ from importlib import resources
 import pytest
 
 from dimsum.games import dim_sum_jam as spec
-from dsj_positions import position
+from dsj_positions import act, load, names, position
 
 GAME = "dim_sum_jam"
-
-
-def load(engine, d, **options):
-    game = engine(GAME, players=d["players"], **options)
-    return game, game.state_from_dict(d)
-
-
-def act(state, name, **kw):
-    state.apply(state.parse_action(name), **kw)
-
-
-def names(state):
-    return [state.action_name(a) for a in state.legal_actions()]
 
 
 def _fulfil_table_6(hands=(("SHM3", "EGG1"), ("XLB4",)), **fields):

@@ -2,22 +2,9 @@
 
 import pytest
 
-from dsj_positions import position, table
+from dsj_positions import act, load, names, position, table
 
 GAME = "dim_sum_jam"
-
-
-def load(engine, d, **options):
-    game = engine(GAME, players=d["players"], **options)
-    return game, game.state_from_dict(d)
-
-
-def act(state, name, **kw):
-    state.apply(state.parse_action(name), **kw)
-
-
-def names(state):
-    return [state.action_name(a) for a in state.legal_actions()]
 
 
 # ---------------------------------------------------------------------------------------------
