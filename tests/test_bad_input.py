@@ -226,3 +226,16 @@ def test_pickle_round_trips_state_and_history(game):
     state = live_state(game)
     again = pickle.loads(pickle.dumps(state))
     assert again == state and again.history == state.history and again.game == game
+
+
+@pytest.mark.parametrize("bad", ["yum_cha", None, 3])
+def test_random_playouts_needs_a_game(bad):
+    with pytest.raises(TypeError, match="a Game from dimsum.make"):
+        dimsum.random_playouts(bad, 3)
+
+
+def test_random_playouts_refuses_bad_counts(game):
+    with pytest.raises(ValueError, match="n_games"):
+        dimsum.random_playouts(game, -1)
+    with pytest.raises(TypeError, match="threads"):
+        dimsum.random_playouts(game, 1, threads=1.5)

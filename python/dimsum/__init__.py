@@ -36,15 +36,14 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
     Game i is dealt from ``derive_seed(seed, i)``: the results do not depend on ``threads``.
     Returns ``(returns, lengths)``: float64 (n_games, players) and int64 (n_games,) arrays.
     """
-    import importlib
-
-    from . import _batch
+    from . import _batch, _core
     from ._common import check_int, check_seed
 
+    if not isinstance(game, _core.Game):
+        raise TypeError(f"random_playouts takes a Game from dimsum.make(...), got {type(game).__name__}")
     n_games = check_int(n_games, "n_games", 0, 1 << 40)
     threads = check_int(threads, "threads", 1, 1024)
-    spec = importlib.import_module(f"dimsum.games.{game.name}")
-    return _batch.random_playouts(game.name, spec.config_ints(game.spec), n_games, check_seed(seed), threads)
+    return _batch.random_playouts(game.name, game.config_ints(), n_games, check_seed(seed), threads)
 
 
 def __getattr__(name: str):

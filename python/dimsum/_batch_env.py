@@ -8,7 +8,6 @@ side of a game: the Game object, readable error messages, and per-move State obj
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Optional
 
 from . import _batch
@@ -48,8 +47,7 @@ class BatchEnv(_batch._BatchEnv):
         if max_episode_steps is None:
             max_episode_steps = game.max_game_length
         max_episode_steps = check_int(max_episode_steps, "max_episode_steps", 1, (1 << 31) - 1)
-        spec = importlib.import_module(f"dimsum.games.{game.name}")
-        super().__init__(game.name, spec.config_ints(game.spec), num_envs, seed, threads, max_episode_steps)
+        super().__init__(game.name, game.config_ints(), num_envs, seed, threads, max_episode_steps)
         self.game = game
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.

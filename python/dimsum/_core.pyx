@@ -218,6 +218,10 @@ cdef class Game:
     def parse_action(self, text):
         return self.spec.action_space.parse(text)
 
+    def config_ints(self):
+        """The flat ints the C++ core builds this configuration from (what dimsum._batch takes)."""
+        return list(self.module.config_ints(self.spec))
+
     def __repr__(self):
         shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
         return f"dimsum.make({self.name!r}, **{shown})"
