@@ -320,7 +320,7 @@ def test_other_card_faces_are_accepted(engine):
 
 
 @pytest.mark.parametrize("mutate, match", [
-    (lambda c: c[0].update(icons=["XXX"]), "type code"),
+    (lambda c: c[0].update(icons=["NOT_A_DISH"]), "type code"),
     (lambda c: c[0].update(icons=[]), "1 to 7"),
     (lambda c: c[1].update(number=1), "twice"),
     (lambda c: c[0].update(kind="boss"), "kind"),
