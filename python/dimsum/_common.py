@@ -58,6 +58,17 @@ def check_seat_option(game: str, name: str, value: Optional[int], players: int) 
         raise ValueError(f"{game} option {name!r} must be in [0, {players - 1}] or None, got {value}")
 
 
+def play_timeline(state: Any, timeline: Sequence[Tuple[int, int]]) -> Any:
+    """Replays a timed game's ``state.timeline`` onto ``state``: ``(action, ticks)`` applies an
+    action charging ``ticks``, ``(-1, ticks)`` lets time pass. Returns the state."""
+    for action, ticks in timeline:
+        if action == -1:
+            state.advance(ticks)
+        else:
+            state.apply(action, ticks=ticks)
+    return state
+
+
 def check_seed(seed: Any) -> int:
     """Seeds are ints in [0, 2**64); negative ones are folded the way numpy folds them."""
     seed = check_int(seed, "seed")

@@ -37,7 +37,7 @@ cdef extern from "numpy/arrayobject.h":
 import importlib
 import numbers
 
-from dimsum._common import TERMINAL, IllegalActionError, check_int, check_seed, describe_actions
+from dimsum._common import TERMINAL, IllegalActionError, check_int, check_seed, describe_actions, play_timeline
 
 cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
     ctypedef struct ConfigInfo:
@@ -129,6 +129,7 @@ cdef class Game:
     cdef uint64_t fingerprint
     cdef readonly object spec          # the Python-side Config (dimsum.games.<name>.Config)
     cdef object module                 # dimsum.games.<name>
+    cdef list ints                     # the flat config the C++ core was built from
     cdef object state_type
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
 
@@ -146,7 +147,7 @@ cdef class Game:
         if self.api.state_size > MAX_STATE_WORDS * 8:
             raise AssertionError(f"{name}: State is {self.api.state_size} bytes, the binding holds {MAX_STATE_WORDS * 8}")
         self.name = name
-        ints = self.module.config_ints(self.spec)
+        self.ints = ints = list(self.module.config_ints(self.spec))
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(ints)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
@@ -220,7 +221,7 @@ cdef class Game:
 
     def config_ints(self):
         """The flat ints the C++ core builds this configuration from (what dimsum._batch takes)."""
-        return list(self.module.config_ints(self.spec))
+        return list(self.ints)
 
     def __repr__(self):
         shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
@@ -307,13 +308,7 @@ cdef class TimedGame(Game):
 
     def replay(self, seed, timeline):
         """The state reached from ``new_state(seed)`` by ``state.timeline`` (actions and time)."""
-        cdef TimedState state = self.new_state(seed)
-        for action, ticks in timeline:
-            if action == -1:
-                state.advance(ticks)
-            else:
-                state.apply(action, ticks=ticks)
-        return state
+        return play_timeline(self.new_state(seed), timeline)
 
 
 cdef object _game_class(str name):
@@ -326,7 +321,7 @@ def _make_game(name, options):
 
 
 def make(str name, **options):
-    return _game_class(name)(name, options)
+    return _make_game(name, options)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._common import TERMINAL, IllegalActionError, check_int, check_seed, set_bits
+from .._common import TERMINAL, IllegalActionError, check_int, check_seed, play_timeline, set_bits
 from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
                                  A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
@@ -88,13 +88,7 @@ class Game(ReferenceGame):
 
     def replay(self, seed: int, timeline: Sequence[Tuple[int, int]]) -> "State":
         """The state reached from ``new_state(seed)`` by ``state.timeline`` (actions and time)."""
-        s = self.new_state(seed)
-        for action, ticks in timeline:
-            if action == -1:
-                s.advance(ticks)
-            else:
-                s.apply(action, ticks=ticks)
-        return s
+        return play_timeline(self.new_state(seed), timeline)
 
     def _state_from_dict(self, d: Dict[str, Any]) -> "State":
         return _read_state(self, d)
