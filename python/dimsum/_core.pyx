@@ -73,6 +73,8 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         void (*advance)(const void*, void*, int64_t) noexcept nogil
 
     const GameApi* find_game(const char* name)
+    int num_games()
+    const GameApi* game_at(int index)
 
 cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
     uint64_t splitmix64(uint64_t) noexcept nogil
@@ -219,6 +221,11 @@ cdef class Game:
     def parse_action(self, text):
         return self.spec.action_space.parse(text)
 
+    def config_bytes(self):
+        """The built C++ Config as raw bytes (native layout, this build only): how a Game crosses
+        to dimsum._batch without being parsed again. Check ``state_size``/``version`` with it."""
+        return PyBytes_FromStringAndSize(<const char*>self.config, self.api.config_size)
+
     def config_ints(self):
         """The flat ints the C++ core builds this configuration from (what dimsum._batch takes)."""
         return list(self.ints)
@@ -314,6 +321,11 @@ cdef class TimedGame(Game):
 cdef object _game_class(str name):
     cdef const GameApi* api = find_game(name.encode())
     return TimedGame if api != NULL and api.advance != NULL else Game
+
+
+def registered_games():
+    """The names of the games compiled into this build, in registry order."""
+    return tuple(game_at(i).name.decode() for i in range(num_games()))
 
 
 def _make_game(name, options):

@@ -23,4 +23,16 @@ const GameApi* find_in(GameList<G...>, const char* name) {
 
 const GameApi* find_game(const char* name) { return find_in(AllGames{}, name); }
 
+template <class... G>
+constexpr int count_games(GameList<G...>) { return sizeof...(G); }
+
+int num_games() { return count_games(AllGames{}); }
+
+template <class... G>
+const GameApi* api_at(GameList<G...>, int index) {
+  return index >= 0 && index < static_cast<int>(sizeof...(G)) ? &ApiTable<G...>::apis[index] : nullptr;
+}
+
+const GameApi* game_at(int index) { return api_at(AllGames{}, index); }
+
 }  // namespace dimsum

@@ -148,5 +148,7 @@ constexpr GameApi make_api() {
 
 // The registry of every game compiled into this build (registry.cpp); nullptr if unknown.
 const GameApi* find_game(const char* name);
+int num_games();
+const GameApi* game_at(int index);  // 0 <= index < num_games(), else nullptr
 
 }  // namespace dimsum
