@@ -28,7 +28,7 @@ from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
                                  A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
                                  NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA)
-from ..games.dim_sum_jam_dict import state_fields_from_dict, state_to_dict
+from ..games.dim_sum_jam.state_dict import state_fields_from_dict, state_to_dict
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 from .tick_clock import ClockView, TickClock

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import nice_buns as spec
-from ..games import nice_buns_dict as nb_dict
+from ..games.nice_buns import state_dict as nb_dict
 from ..games.nice_buns import COLOURS, FISH, KINDS, DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import yum_cha as spec
-from ..games.yum_cha_dict import state_fields_from_dict, state_to_dict
+from ..games.yum_cha.state_dict import state_fields_from_dict, state_to_dict
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 

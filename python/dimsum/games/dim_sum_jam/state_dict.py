@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import check_int, set_bits
-from ..reference.rng import MASK64
-from ..reference.tick_clock import TickClock
-from . import dim_sum_jam as spec
-from .dim_sum_jam import EMPTY, NUM_TABLES, NUM_TOKENS, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES
+from ..._common import check_int, set_bits
+from ...reference.rng import MASK64
+from ...reference.tick_clock import TickClock
+from .. import dim_sum_jam as spec
+from ..dim_sum_jam import EMPTY, NUM_TABLES, NUM_TOKENS, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES
 
 KEYS = ("game", "players", "phase", "active", "direction", "discarder", "resume", "required_table",
         "opening_free_turns", "stuck_complained", "free_redraws", "draw_pending", "hands", "bag",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, Slice, check_provenance,
+from ..._common import (ActionSpace, GameConfig, LayoutBuilder, Option, Slice, check_provenance,
                        load_data, resolve_options)
 
 NAME = "dim_sum_jam"
@@ -378,13 +378,13 @@ def config_ints(cfg: Config) -> List[int]:
 
 
 def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
-    from .dim_sum_jam_dict import ints_to_fields, state_to_dict
+    from .state_dict import ints_to_fields, state_to_dict
 
     return state_to_dict(cfg, ints_to_fields(cfg, ints))
 
 
 def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
-    from .dim_sum_jam_dict import fields_to_ints, state_fields_from_dict
+    from .state_dict import fields_to_ints, state_fields_from_dict
 
     return fields_to_ints(cfg, state_fields_from_dict(cfg, d))
 
@@ -395,8 +395,8 @@ _state_class = None
 
 def _make_state_class() -> type:
     """The core's State for this game: the generic TimedState plus read-only clock and outcome."""
-    from .._core import TimedState
-    from ..reference.tick_clock import ClockView, TickClock
+    from ..._core import TimedState
+    from ...reference.tick_clock import ClockView, TickClock
 
     class DimSumJamState(TimedState):
         __slots__ = ()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from .._common import TERMINAL, check_int
-from . import nice_buns as spec
-from .nice_buns import COLOURS, DICE, DRAW, FISH, KINDS
+from ..._common import TERMINAL, check_int
+from .. import nice_buns as spec
+from ..nice_buns import COLOURS, DICE, DRAW, FISH, KINDS
 
 SPLIT, CHOOSE, ACT, FISH_PHASE, PLATE_PHASE, OVER = range(6)
 NC = len(COLOURS)

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from .._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
+from ..._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
 
 NAME = "yum_cha"
@@ -264,12 +264,12 @@ def config_ints(cfg: Config) -> List[int]:
 
 
 def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
-    from .yum_cha_dict import ints_to_fields, state_to_dict
+    from .state_dict import ints_to_fields, state_to_dict
 
     return state_to_dict(ints_to_fields(cfg, ints))
 
 
 def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
-    from .yum_cha_dict import fields_to_ints, state_fields_from_dict
+    from .state_dict import fields_to_ints, state_fields_from_dict
 
     return fields_to_ints(cfg, state_fields_from_dict(cfg, d))

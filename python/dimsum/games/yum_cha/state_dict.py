@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional
 
-from .._common import check_int
-from . import yum_cha as spec
+from ..._common import check_int
+from .. import yum_cha as spec
 
 PHASES = ("draw", "discard", "over")
 
