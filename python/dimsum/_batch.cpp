@@ -27,7 +27,7 @@ template <class G>
 typename G::Config config_from(const std::vector<int64_t>& ints) {
   typename G::Config c{};
   char err[512];
-  if (!G::config_from_ints(ints.data(), static_cast<int>(ints.size()), c, err, sizeof err)) throw py::value_error(err);
+  if (!dimsum::build_config<G>(ints.data(), static_cast<int>(ints.size()), c, err, sizeof err)) throw py::value_error(err);
   return c;
 }
 

@@ -183,8 +183,6 @@ class GameConfig:
     players: int
     options: Mapping[str, Any]
     action_space: "ActionSpace"
-    observation_layout: Tuple["Slice", ...]
-    observation_shape: Tuple[int, ...]
     max_game_length: int  # a hard bound on the number of actions in one game
     min_return: float
     max_return: float

@@ -37,7 +37,8 @@ cdef extern from "numpy/arrayobject.h":
 import importlib
 import numbers
 
-from dimsum._common import TERMINAL, IllegalActionError, check_int, check_seed, describe_actions, play_timeline
+from dimsum._common import TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions, play_timeline
+from dimsum._schema import FieldSpec, flatten_fields as _flatten_fields, pack_config as _pack_config, unflatten
 
 cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
     ctypedef struct ConfigInfo:
@@ -47,13 +48,27 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         int num_fields
         int max_game_length
 
+    ctypedef struct FieldInfo:
+        const char* name
+        const char* doc
+        int offset
+        int rows
+        int cols
+        int rank
+        int64_t lo
+        int64_t hi
+        unsigned int flags
+
     ctypedef struct GameApi:
         const char* name
         uint16_t game_id
         uint16_t state_version
         uint32_t config_size
         uint32_t state_size
-        bint (*config_from_ints)(const int64_t*, int, void*, char*, int) noexcept nogil
+        int (*config_fields)(FieldInfo*) noexcept nogil
+        bint (*config_from_values)(const int64_t*, int, void*, char*, int) noexcept nogil
+        int (*state_fields)(const void*, FieldInfo*) noexcept nogil
+        int (*observation_slices)(const void*, FieldInfo*) noexcept nogil
         void (*config_info)(const void*, ConfigInfo*) noexcept nogil
         void (*new_state)(const void*, void*, uint64_t) noexcept nogil
         int (*current_player)(const void*) noexcept nogil
@@ -65,12 +80,18 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         uint64_t (*hash)(const void*) noexcept nogil
         uint64_t (*compute_hash)(const void*, const void*) noexcept nogil
         int (*export_fields)(const void*, const void*, int64_t*) noexcept nogil
+        int (*read_field)(const void*, const void*, int, int64_t*) noexcept nogil
         bint (*import_fields)(const void*, const int64_t*, int, void*, char*, int) noexcept nogil
         bint (*validate)(const void*, const void*, char*, int) noexcept nogil
         void (*resample)(const void*, const void*, int, uint64_t, void*) noexcept nogil
         bint (*check_ticks)(const void*, int64_t, char*, int) noexcept nogil
         int64_t (*apply_timed)(const void*, void*, int, int64_t) noexcept nogil
         void (*advance)(const void*, void*, int64_t) noexcept nogil
+
+    enum:
+        kCounted
+        kWord
+        kMaxSchemaFields
 
     const GameApi* find_game(const char* name)
     int num_games()
@@ -114,6 +135,22 @@ cdef object _new_array(int n, int typenum, bint zeroed):
 
 # ---------------------------------------------------------------------------------------------
 
+cdef tuple _field_specs(const FieldInfo* infos, int n):
+    """FieldInfo rows as dimsum._schema.FieldSpec objects (names and docs decoded once)."""
+    return tuple(FieldSpec(infos[i].name.decode(), infos[i].doc.decode(), infos[i].offset,
+                           _shape(infos[i].rank, infos[i].rows, infos[i].cols), infos[i].lo, infos[i].hi,
+                           bool(infos[i].flags & kWord), bool(infos[i].flags & kCounted))
+                 for i in range(n))
+
+
+cdef tuple _shape(int rank, int rows, int cols):
+    if rank == 0:
+        return ()
+    if rank == 1:
+        return (rows * cols,)
+    return (rows, cols)
+
+
 cdef class Game:
     """A configured game: rules, options, action space and observation layout.
 
@@ -131,7 +168,11 @@ cdef class Game:
     cdef uint64_t fingerprint
     cdef readonly object spec          # the Python-side Config (dimsum.games.<name>.Config)
     cdef object module                 # dimsum.games.<name>
-    cdef list ints                     # the flat config the C++ core was built from
+    cdef readonly tuple state_fields   # FieldSpec per state field, in the core's order
+    cdef dict field_index              # field name -> its index in state_fields
+    cdef readonly tuple observation_layout   # Slice per observation slice
+    cdef tuple _slice_bounds           # (lo, hi) per observation slice
+    cdef object _bounds                # (low, high) float32 arrays, made on first use
     cdef object state_type
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
 
@@ -141,34 +182,37 @@ cdef class Game:
     def __init__(self, str name, dict options):
         cdef char err[ERR_LEN]
         cdef ConfigInfo info
-        self.module = importlib.import_module(f"dimsum.games.{name}")
-        self.spec = self.module.make_config(**options)
+        cdef FieldInfo infos[kMaxSchemaFields]
         self.api = find_game(name.encode())
         if self.api == NULL:
             raise ValueError(f"game {name!r} is not compiled into this build of dimsum")
         if self.api.state_size > MAX_STATE_WORDS * 8:
             raise AssertionError(f"{name}: State is {self.api.state_size} bytes, the binding holds {MAX_STATE_WORDS * 8}")
+        self.module = importlib.import_module(f"dimsum.games.{name}")
+        self.spec = self.module.make_config(**options)
         self.name = name
-        self.ints = ints = list(self.module.config_ints(self.spec))
-        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(ints)) * sizeof(int64_t))
+        packed = _pack_config(name, _field_specs(infos, self.api.config_fields(infos)),
+                              self.module.config_values(self.spec))
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        self.fingerprint = 0x44494D53554D0001 ^ self.api.game_id
+        # the key of this configuration in to_bytes' header: the format (1), then every value
+        self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
         try:
-            for i, v in enumerate(ints):
+            for i, v in enumerate(packed):
                 values[i] = v
                 self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
             self.config = <uint64_t*>PyMem_Malloc(self.api.config_size + 8)
             if self.config == NULL:
                 raise MemoryError()
             memset(self.config, 0, self.api.config_size)
-            if not self.api.config_from_ints(values, len(ints), self.config, err, ERR_LEN):
+            if not self.api.config_from_values(values, len(packed), self.config, err, ERR_LEN):
                 raise ValueError(err.decode())
         finally:
             PyMem_Free(values)
         self.api.config_info(self.config, &info)
-        if info.num_actions != len(self.spec.action_space) or info.observation_size != self.spec.observation_shape[0]:
-            raise AssertionError(f"{name}: the C++ and Python configs disagree on the action or observation size")
+        if info.num_actions != len(self.spec.action_space):
+            raise AssertionError(f"{name}: the C++ and Python configs disagree on the number of actions")
         if info.num_actions > MAX_ACTIONS or info.players > MAX_PLAYERS:
             raise AssertionError(f"{name}: too many actions or players for the binding")
         self.num_actions = info.num_actions
@@ -176,6 +220,14 @@ cdef class Game:
         self.observation_size = info.observation_size
         self.num_fields = info.num_fields
         self.max_game_length = info.max_game_length
+        self.state_fields = _field_specs(infos, self.api.state_fields(self.config, infos))
+        self.field_index = {f.name: i for i, f in enumerate(self.state_fields)}
+        cdef int n = self.api.observation_slices(self.config, infos)
+        self.observation_layout = tuple(Slice(infos[i].name.decode(), infos[i].offset, infos[i].offset + infos[i].cols,
+                                              infos[i].doc.decode()) for i in range(n))
+        self._slice_bounds = tuple((infos[i].lo, infos[i].hi) for i in range(n))
+        if sum(sl.stop - sl.start for sl in self.observation_layout) != self.observation_size:
+            raise AssertionError(f"{name}: the observation slices do not add up to the observation size")
         self.timed = timed = self.api.advance != NULL
         self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
         if timed != issubclass(self.state_type, TimedState):
@@ -191,11 +243,23 @@ cdef class Game:
 
     @property
     def observation_shape(self):
-        return tuple(self.spec.observation_shape)
+        return (self.observation_size,)
 
     @property
-    def observation_layout(self):
-        return self.spec.observation_layout
+    def observation_bounds(self):
+        """``(low, high)``: float32 arrays of observation_shape, every observation value within
+        them (each slice declares its bounds in the core)."""
+        if self._bounds is None:
+            np = numpy()
+            low = np.empty(self.observation_size, np.float32)
+            high = np.empty(self.observation_size, np.float32)
+            for sl, (lo, hi) in zip(self.observation_layout, self._slice_bounds):
+                low[sl.start:sl.stop] = lo
+                high[sl.start:sl.stop] = hi
+            low.flags.writeable = False
+            high.flags.writeable = False
+            self._bounds = (low, high)
+        return self._bounds
 
     @property
     def version(self):
@@ -225,10 +289,6 @@ cdef class Game:
         """The built C++ Config as raw bytes (native layout, this build only): how a Game crosses
         to dimsum._batch without being parsed again. Check ``state_size``/``version`` with it."""
         return PyBytes_FromStringAndSize(<const char*>self.config, self.api.config_size)
-
-    def config_ints(self):
-        """The flat ints the C++ core builds this configuration from (what dimsum._batch takes)."""
-        return list(self.ints)
 
     def __repr__(self):
         shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
@@ -291,19 +351,24 @@ cdef class Game:
         return state
 
     def state_from_dict(self, d):
-        """A state from its readable dict, validated field by field."""
+        """A state from its readable dict (``to_dict``), validated field by field."""
         if not isinstance(d, dict):
             raise TypeError(f"state_from_dict takes a dict, got {type(d).__name__}")
-        ints = self.module.fields_from_dict(self.spec, d)
+        return self.state_from_fields(self.module.fields_from_dict(self.spec, d))
+
+    def state_from_fields(self, fields):
+        """A state from its named fields (``state.fields()``), each checked against the schema,
+        then validated as a whole. Mostly for tools; ``state_from_dict`` reads the readable form."""
+        flat = _flatten_fields(self.name, self.state_fields, fields)
         cdef State state = self._blank_state()
         cdef char err[ERR_LEN]
-        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(ints)) * sizeof(int64_t))
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(flat)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
         try:
-            for i, v in enumerate(ints):
+            for i, v in enumerate(flat):
                 values[i] = v
-            if not self.api.import_fields(self.config, values, len(ints), state.buf, err, ERR_LEN):
+            if not self.api.import_fields(self.config, values, len(flat), state.buf, err, ERR_LEN):
                 raise ValueError(err.decode())
         finally:
             PyMem_Free(values)
@@ -496,19 +561,41 @@ cdef class State:
     def __reduce__(self):
         return (_restore_state, (self.game, self.to_bytes(), tuple(self.history)))
 
-    cdef list _fields(self):
-        cdef int64_t* values = <int64_t*>PyMem_Malloc(self.game.num_fields * sizeof(int64_t))
+    def fields(self):
+        """Every state field by name (see ``game.state_fields``): ints, or lists for shaped fields."""
+        cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, self.game.num_fields) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
         try:
             n = self.game.api.export_fields(self.game.config, self.buf, values)
-            return [values[i] for i in range(n)]
+            flat = [values[i] for i in range(n)]
         finally:
             PyMem_Free(values)
+        return {f.name: unflatten(f, flat[f.offset:f.offset + f.size]) for f in self.game.state_fields}
+
+    def field(self, str name):
+        """One state field by name (an int, or a list for a shaped field): ``state.field("round")``."""
+        cdef Game g = self.game
+        index = g.field_index.get(name)
+        if index is None:
+            raise KeyError(f"{g.name} has no state field {name!r}; the fields are {list(g.field_index)}")
+        cdef int64_t small[16]
+        cdef int64_t* values = small
+        f = g.state_fields[index]
+        if f.size > 16:
+            values = <int64_t*>PyMem_Malloc(f.size * sizeof(int64_t))
+            if values == NULL:
+                raise MemoryError()
+        try:
+            n = g.api.read_field(g.config, self.buf, index, values)
+            return unflatten(f, [values[i] for i in range(n)])
+        finally:
+            if values != small:
+                PyMem_Free(values)
 
     def to_dict(self):
         """The readable form of the position (see docs/rules/<game>.md); state_from_dict reads it."""
-        return self.game.module.dict_from_fields(self.game.spec, self._fields())
+        return self.game.module.dict_from_fields(self.game.spec, self.fields())
 
     cdef _check_valid(self):
         cdef char err[ERR_LEN]
@@ -623,10 +710,6 @@ cdef class TimedState(State):
                 out[i] = node[1]
             node = node[0]
         return out
-
-    def _export_fields(self):
-        """The flat fields (as export_fields writes them): for the game's read-only extras."""
-        return self._fields()
 
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def clone(self):

@@ -10,36 +10,47 @@ What a game module provides:
 - ``ReferenceState._legal_actions()``: sorted list of legal action ints;
 - ``ReferenceState._apply(action)``: the rules, for an action already known to be legal;
 - ``ReferenceState._current_player()``, ``_returns()``, ``observation(player)``;
-- ``ReferenceState.to_dict()`` and ``ReferenceGame._state_from_dict(d)``: the canonical dict,
-  identical to the core's ``to_dict()``;
+- ``ReferenceState.fields()`` and ``ReferenceGame._state_from_fields(fields)``: the state as the
+  core's declared state fields, by name (``game.state_fields``); the readable dict is made from
+  them by the same codec the core uses, so ``to_dict()`` is identical on both engines;
 - ``ReferenceState.resample(player, seed)``.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .._common import TERMINAL, IllegalActionError, check_int, describe_actions
 
 
 class ReferenceGame:
-    """A configured game: validated options, components, action space, observation layout."""
+    """A configured game: validated options, components, action space, observation layout.
+
+    What the core declares rather than computes (the state fields, the observation layout and
+    its bounds) and what it checks for every engine (a state dict from outside) come from the
+    compiled game of the same options, ``self.core``: declarations, never rules.
+    """
 
     name: str = ""
-    state_class: type = None  # set by subclasses
 
     def __init__(self, config: Any) -> None:
-        # `config` is the game's spec-module Config (dimsum.games.<name>.Config), shared with
+        # `config` is the game's spec-package Config (dimsum.games.<name>.Config), shared with
         # the core so that both engines validate options and name actions the same way.
+        from .. import _core
+
         self.config = config
+        self.core = _core.make(self.name, **config.options)
+        self.package = importlib.import_module(f"dimsum.games.{self.name}")
 
     spec = property(lambda self: self.config)  # the same name as on core games
     players = property(lambda self: self.config.players)
     options = property(lambda self: dict(self.config.options))
     num_actions = property(lambda self: len(self.config.action_space))
-    observation_shape = property(lambda self: self.config.observation_shape)
-    observation_layout = property(lambda self: self.config.observation_layout)
+    observation_shape = property(lambda self: self.core.observation_shape)
+    observation_layout = property(lambda self: self.core.observation_layout)
+    state_fields = property(lambda self: self.core.state_fields)
     max_game_length = property(lambda self: self.config.max_game_length)
     min_return = property(lambda self: self.config.min_return)
     max_return = property(lambda self: self.config.max_return)
@@ -54,12 +65,11 @@ class ReferenceGame:
         raise NotImplementedError  # each game deals its own opening
 
     def state_from_dict(self, d: Dict[str, Any]) -> "ReferenceState":
-        if not isinstance(d, dict):
-            raise TypeError(f"state_from_dict takes a dict, got {type(d).__name__}")
-        return self._state_from_dict(copy.deepcopy(d))
+        # the core checks the dict (every field, then the position as a whole) for both engines
+        return self._state_from_fields(copy.deepcopy(self.core.state_from_dict(d).fields()))
 
-    def _state_from_dict(self, d: Dict[str, Any]) -> "ReferenceState":
-        raise NotImplementedError  # each game reads its own dict
+    def _state_from_fields(self, fields: Dict[str, Any]) -> "ReferenceState":
+        raise NotImplementedError  # each game sets its own attributes
 
     def __repr__(self) -> str:
         return f"dimsum.reference.{self.name}.Game({self.config.options})"
@@ -124,6 +134,18 @@ class ReferenceState:
     def parse_action(self, text: str) -> int:
         return self.game.parse_action(text)
 
+    def fields(self) -> Dict[str, Any]:
+        raise NotImplementedError  # each game names its attributes as the core's fields
+
+    def field(self, name: str) -> Any:
+        return self.fields()[name]
+
+    def to_dict(self) -> Dict[str, Any]:
+        return self.game.package.dict_from_fields(self.game.config, self.fields())
+
+    def __str__(self) -> str:
+        return self.game.package.render(self.to_dict())
+
     def clone(self) -> "ReferenceState":
         # the game (and its config) is shared, never copied: the memo maps it to itself
         return copy.deepcopy(self, {id(self.game): self.game})
@@ -133,7 +155,3 @@ class ReferenceState:
 
     __hash__ = None  # mutable
 
-
-def flat(values: Sequence[float]) -> List[float]:
-    """Observations from the reference are plain lists of floats (numpy is not needed)."""
-    return [float(v) for v in values]

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import yum_cha as spec
-from ..games.yum_cha.state_dict import state_fields_from_dict, state_to_dict
+from ..games.yum_cha.state_dict import PHASES
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 
@@ -103,10 +103,12 @@ class Game(ReferenceGame):
         state._start_round()
         return state
 
-    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
-        state = State(self, Rng(1))
-        for key, value in state_fields_from_dict(self.config, d).items():
-            setattr(state, key, Rng.from_state(value) if key == "rng" else value)
+    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
+        state = State(self, Rng.from_state(fields.pop("rng")))
+        state.phase = PHASES[fields.pop("phase")]
+        state.current = fields.pop("current_player")
+        for key, value in fields.items():
+            setattr(state, key, value)
         return state
 
 
@@ -304,8 +306,14 @@ class State(ReferenceState):
         new.deck = pool
         return new
 
-    def to_dict(self) -> Dict[str, Any]:
-        return state_to_dict(self)
-
-    def __str__(self) -> str:
-        return spec.render(self.to_dict())
+    def fields(self) -> Dict[str, Any]:
+        """The core's state fields (src/dimsum_core/yum_cha/schema.cpp), by name."""
+        return {
+            "round": self.round, "phase": PHASES.index(self.phase), "current_player": self.current,
+            "starter": self.starter, "turn": self.turn, "hands": [list(h) for h in self.hands],
+            "known": [list(k) for k in self.known], "centre": list(self.centre), "deck": list(self.deck),
+            "last_taken": self.last_taken, "last_discard": self.last_discard, "scores": list(self.scores),
+            "declarations": list(self.declarations), "best_round": list(self.best_round),
+            "last_round": list(self.last_round), "last_declarer": self.last_declarer,
+            "rng": list(self.rng.state()),
+        }

@@ -228,7 +228,7 @@ template <class G>
 std::unique_ptr<BatchEnvBase> make_batch_env(const int64_t* config_ints, int n, int num_envs, uint64_t seed,
                                              int threads, int max_steps, char* err, int errlen) {
   typename G::Config c{};
-  if (!G::config_from_ints(config_ints, n, c, err, errlen)) return nullptr;
+  if (!build_config<G>(config_ints, n, c, err, errlen)) return nullptr;
   return std::make_unique<BatchEnv<G>>(c, num_envs, seed, threads, max_steps);
 }
 

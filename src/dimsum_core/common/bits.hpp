@@ -16,6 +16,25 @@ inline void for_each_bit(uint64_t mask, F&& f) {
   }
 }
 
+inline int count_bits(uint64_t mask) { return std::popcount(mask); }
+
+// The index of the k-th (0-based, ascending) set bit of `mask`, which has more than k bits:
+// the byte holding it from the bytes' running counts, then a short walk inside that byte.
+inline int kth_bit(uint64_t mask, int k) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+  uint64_t x = mask - ((mask >> 1) & 0x5555555555555555ull);  // bits set in each byte
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  const uint64_t running = ((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * kOnes;  // byte i: bits in bytes 0..i
+  // high bit of byte i set when running_i <= k (every running count is below 128)
+  const uint64_t at_most_k = ((static_cast<uint64_t>(k) * kOnes) | kHigh) - running;
+  const int byte = std::countr_zero(~at_most_k & kHigh) >> 3;
+  if (byte > 7) return -1;  // unreachable when k < the number of set bits
+  int rank = k - (byte ? static_cast<int>((running >> (8 * byte - 8)) & 0xFFu) : 0);
+  uint64_t in_byte = (mask >> (8 * byte)) & 0xFFu;
+  for (; rank > 0; --rank) in_byte &= in_byte - 1;  // drop the lower set bits of the byte
+  return 8 * byte + std::countr_zero(in_byte);
+}
+
 inline constexpr uint64_t kLowNibbleBits = 0x1111111111111111ull;
 
 // A multiset over up to 64 kinds with at most 15 of each: four bits a kind, sixteen kinds a

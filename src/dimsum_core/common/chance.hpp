@@ -31,7 +31,28 @@ inline int draw_kind(Rng& rng, const Counts64& counts, int total) {
   return -1;  // unreachable when total is right
 }
 
-// A die with `faces` faces: the face index, uniform. Twin of Rng.bounded(faces).
+// One item drawn uniformly from the first `kinds` kinds of any packed multiset with get(kind)
+// (Nice Buns' bag); the same walk as above, kind by kind. Twin of Rng.draw_index(counts[:kinds]).
+template <class Counts>
+int draw_kind(Rng& rng, const Counts& counts, int kinds, int total) {
+  uint64_t r = rng.bounded(static_cast<uint64_t>(total));
+  for (int k = 0; k < kinds; ++k) {
+    const uint64_t n = static_cast<uint64_t>(counts.get(k));
+    if (r < n) return k;
+    r -= n;
+  }
+  return kinds - 1;  // unreachable when total is right
+}
+
+// A uniform member of a non-empty bit set (a token, an unseen card): bounded(popcount), then
+// the k-th set bit. Twin of the reference's _kth_bit(mask, rng.bounded(mask.bit_count())).
+inline int draw_bit(Rng& rng, uint64_t mask) {
+  return kth_bit(mask, static_cast<int>(rng.bounded(static_cast<uint64_t>(count_bits(mask)))));
+}
+
+// A die with `faces` faces, or a seat of `players` drawn at random: the index, uniform. Twin of
+// Rng.bounded(n).
 inline int roll_die(Rng& rng, int faces) { return static_cast<int>(rng.bounded(static_cast<uint64_t>(faces))); }
+inline int uniform_seat(Rng& rng, int players) { return roll_die(rng, players); }
 
 }  // namespace dimsum

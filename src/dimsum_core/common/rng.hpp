@@ -88,18 +88,6 @@ struct Rng {
       items[j] = tmp;
     }
   }
-
-  // One item of a multiset given as counts per kind, uniform over items; returns the kind.
-  // `total` must equal the sum of counts and be > 0. The caller removes the item.
-  template <typename Count>
-  constexpr int draw_index(const Count* counts, int kinds, uint32_t total) noexcept {
-    uint64_t r = bounded(total);
-    for (int k = 0; k < kinds; ++k) {
-      if (r < static_cast<uint64_t>(counts[k])) return k;
-      r -= counts[k];
-    }
-    return kinds - 1;  // unreachable when total is right
-  }
 };
 
 }  // namespace dimsum

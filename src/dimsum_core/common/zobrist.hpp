@@ -24,4 +24,17 @@ constexpr uint64_t scalar_key(uint64_t salt, int field, int64_t value) {
   return splitmix64(salt ^ (static_cast<uint64_t>(field) << 40) ^ static_cast<uint64_t>(value + (1 << 20)));
 }
 
+// A game's scalar fields (phase, whose turn, a score), each keyed by its field number and value
+// under the game's salt. set() changes a field and its share of the position's key together.
+template <uint64_t Salt>
+struct ScalarKeys {
+  static constexpr uint64_t key(int field, int64_t value) { return scalar_key(Salt, field, value); }
+
+  template <typename T>
+  static void set(uint64_t& hash, int field, T& ref, int64_t value) {
+    hash ^= key(field, ref) ^ key(field, value);
+    ref = static_cast<T>(value);
+  }
+};
+
 }  // namespace dimsum

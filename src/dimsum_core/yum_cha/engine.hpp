@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "../common/bits.hpp"
-#include "../common/game_api.hpp"
+#include "../common/engine.hpp"
 #include "../common/rng.hpp"
 
 namespace dimsum::yum_cha {
@@ -16,7 +16,6 @@ inline constexpr int kMaxTypes = 64;   // a collection is a Counts64
 inline constexpr int kMaxTiers = 16;
 inline constexpr int kMaxRounds = 16;
 inline constexpr int kHandSize = 10;   // rulebook: hand limit of 10; 11 held between draw and discard
-inline constexpr int kConfigFormat = 1;
 
 enum Kind : uint8_t { kDimSum = 0, kTea = 1, kTakeaway = 2 };
 enum DeckOut : uint8_t { kWashout = 0, kReshuffleCentre = 1, kCentreOnly = 2 };
@@ -25,8 +24,10 @@ enum Phase : int8_t { kDraw = 0, kDiscard = 1, kOver = 2 };
 struct Config {
   int8_t players, rounds, first_player, num_types, num_tiers;
   bool auto_declare, forbid_immediate_return;
-  uint8_t deck_out, tie_break, reward;   // tie_break: 0 share, 1 declarations then best round
-  int16_t max_turns;                     // reward: 0 win_share, 1 score
+  uint8_t deck_out;                      // DeckOut
+  uint8_t tie_break;                     // 0 share, 1 declarations then best round
+  uint8_t reward;                        // 0 win_share, 1 score
+  int16_t max_turns;
   int16_t total_cards;
   uint8_t kind[kMaxTypes], tier[kMaxTypes], value[kMaxTypes], copies[kMaxTypes];
   uint8_t tier_points[kMaxTiers], tier_first[kMaxTiers], tier_end[kMaxTiers];  // types [first, end)
@@ -57,7 +58,7 @@ struct State {
 };
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
 
-// The traits struct make_api<> turns into a GameApi.
+// The engine contract (common/engine.hpp says what each member must guarantee).
 struct Engine {
   using Config = yum_cha::Config;
   using State = yum_cha::State;
@@ -66,10 +67,28 @@ struct Engine {
   static constexpr uint16_t kStateVersion = 1;
   static constexpr int kMaxActions = 2 + 2 * kMaxTypes;
 
-  DIMSUM_ENGINE_FUNCTIONS
+  // schema.cpp: the declared boundary
+  static std::span<const ConfigField<Config>> config_fields();
+  static bool finish_config(Config& c, char* err, int errlen);
+  static std::span<const StateField<Config, State>> state_fields();
+  static void finish_import(const Config& c, State& s);
+  static std::span<const ObservationSlice<Config>> observation();
+  static ConfigInfo config_info(const Config& c);
+  // rules.cpp
+  static void new_state(const Config& c, State& s, uint64_t seed);
   static int current_player(const State& s) { return s.current; }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
+  static bool is_legal(const Config& c, const State& s, int action);  // without generating the list
   static void apply(const Config& c, State& s, int action);
+  static void returns(const Config& c, const State& s, double* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  // observe.cpp
+  static void observe(const Config& c, const State& s, int player, float* out);
+  // state_io.cpp: states from outside, and what a player cannot see
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
+  static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
 };
+static_assert(dimsum::Engine<Engine>);
 
 // Hand arithmetic (scoring.cpp), exposed for tests and bots.
 bool is_complete_hand(const Config& c, const Counts64& hand, int hand_size);

@@ -33,14 +33,7 @@ enum Field : int {
   kFScore = 16, kFBestRound = 24, kFLastRound = 32, kFDeclarations = 40,
 };
 
-constexpr uint64_t field_key(int field, int64_t value) { return scalar_key(kSalt, field, value); }
-
-// Sets a scalar field and updates the key.
-template <typename T>
-inline void set_field(State& s, int field, T& ref, int64_t value) {
-  s.hash ^= field_key(field, ref) ^ field_key(field, value);
-  ref = static_cast<T>(value);
-}
+using Keys = ScalarKeys<kSalt>;
 
 inline void add_card(State& s, int holder, Counts64& where, int type) {
   const int word = type >> 4;

@@ -68,8 +68,8 @@ void end_round(const Config& c, State& s, int declarer) {
 
 // After a discard: the deck running out (YC-9), the turn cap (YC-10), then the next player.
 void end_turn(const Config& c, State& s) {
-  set_field(s, kFTurn, s.turn, s.turn + 1);
-  set_field(s, kFLastTaken, s.last_taken, -1);
+  Keys::set(s.hash, kFTurn, s.turn, s.turn + 1);
+  Keys::set(s.hash, kFLastTaken, s.last_taken, -1);
   if (s.deck_size == 0) {
     if (c.deck_out == kWashout) return end_round(c, s, -1);
     if (c.deck_out == kReshuffleCentre) {
@@ -86,8 +86,8 @@ void end_turn(const Config& c, State& s) {
     }
   }
   if (s.turn >= c.max_turns) return end_round(c, s, -1);
-  set_field(s, kFCurrent, s.current, (s.current + 1) % c.players);
-  set_field(s, kFPhase, s.phase, kDraw);
+  Keys::set(s.hash, kFCurrent, s.current, (s.current + 1) % c.players);
+  Keys::set(s.hash, kFPhase, s.phase, kDraw);
 }
 
 // YC-3: the card type that may not be discarded now, or -1.
@@ -108,7 +108,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s = State{};
   s.rng = Rng::from_seed(seed);
   // YC-11: round 1's starter is configured or drawn (before the deal)
-  s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : roll_die(s.rng, c.players));
+  s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : uniform_seat(s.rng, c.players));
   s.round = 0;
   s.last_declarer = -1;
   start_round(c, s);
@@ -156,11 +156,11 @@ void Engine::apply(const Config& c, State& s, int a) {
       remove_card(s, kHolderCentre, s.centre, t);
       --s.centre_size;
       add_card(s, kHolderKnown + p, s.known[p], t);
-      set_field(s, kFLastTaken, s.last_taken, t);
+      Keys::set(s.hash, kFLastTaken, s.last_taken, t);
     }
     add_card(s, p, s.hands[p], t);
     ++s.hand_size[p];
-    set_field(s, kFPhase, s.phase, kDiscard);
+    Keys::set(s.hash, kFPhase, s.phase, kDiscard);
     if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
     return;
   }
@@ -171,7 +171,7 @@ void Engine::apply(const Config& c, State& s, int a) {
   if (s.known[p].get(t)) remove_card(s, kHolderKnown + p, s.known[p], t);  // no longer sure
   add_card(s, kHolderCentre, s.centre, t);
   ++s.centre_size;
-  set_field(s, kFLastDiscard, s.last_discard, t);
+  Keys::set(s.hash, kFLastDiscard, s.last_discard, t);
   end_turn(c, s);
 }
 
@@ -198,13 +198,13 @@ uint64_t Engine::compute_hash(const Config& c, const State& s) {
   uint64_t h = 0;
   for (int p = 0; p < c.players; ++p) {
     h ^= holder_key(p, s.hands[p]) ^ holder_key(kHolderKnown + p, s.known[p]);
-    h ^= field_key(kFScore + p, s.scores[p]) ^ field_key(kFBestRound + p, s.best_round[p]) ^
-         field_key(kFLastRound + p, s.last_round[p]) ^ field_key(kFDeclarations + p, s.declarations[p]);
+    h ^= Keys::key(kFScore + p, s.scores[p]) ^ Keys::key(kFBestRound + p, s.best_round[p]) ^
+         Keys::key(kFLastRound + p, s.last_round[p]) ^ Keys::key(kFDeclarations + p, s.declarations[p]);
   }
   h ^= holder_key(kHolderCentre, s.centre);
-  h ^= field_key(kFRound, s.round) ^ field_key(kFPhase, s.phase) ^ field_key(kFCurrent, s.current) ^
-       field_key(kFStarter, s.starter) ^ field_key(kFTurn, s.turn) ^ field_key(kFLastTaken, s.last_taken) ^
-       field_key(kFLastDiscard, s.last_discard) ^ field_key(kFLastDeclarer, s.last_declarer);
+  h ^= Keys::key(kFRound, s.round) ^ Keys::key(kFPhase, s.phase) ^ Keys::key(kFCurrent, s.current) ^
+       Keys::key(kFStarter, s.starter) ^ Keys::key(kFTurn, s.turn) ^ Keys::key(kFLastTaken, s.last_taken) ^
+       Keys::key(kFLastDiscard, s.last_discard) ^ Keys::key(kFLastDeclarer, s.last_declarer);
   return h;
 }
 

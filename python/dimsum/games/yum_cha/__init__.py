@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
+from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
 
 NAME = "yum_cha"
@@ -186,23 +186,6 @@ def _action_names(types: Tuple[CardType, ...]) -> List[str]:
             + ["declare Yum Cha"])
 
 
-def _observation_layout(players: int, num_types: int, rounds: int) -> LayoutBuilder:
-    b = LayoutBuilder()
-    b.add("hand", num_types, "my cards, a count per card type")
-    b.add("centre", num_types, "the face-up centre, a count per card type")
-    b.add("known", (players - 1) * num_types,
-          "for each other player (next seat first): cards they took from the centre and still hold")
-    b.add("hand_sizes", players, "cards in each hand, my seat first")
-    b.add("deck_size", 1, "cards left in the deck")
-    b.add("scores", players, "point totals, my seat first")
-    b.add("round", rounds, "one-hot: the round being played")
-    b.add("phase", 2, "one-hot: the current player must draw / must discard or declare")
-    b.add("current_player", players, "one-hot: whose turn, my seat first")
-    b.add("last_taken", num_types, "one-hot: the card the current player took from the centre this turn")
-    b.add("turn", 1, "turns played in this round")
-    return b
-
-
 def _max_round_points(tier_points: Tuple[int, ...], types: Tuple[CardType, ...]) -> int:
     best_tier = max(tier_points)
     best_tea = max((t.value for t in types if t.kind == KIND_TEA), default=1)
@@ -217,7 +200,6 @@ def make_config(**options: Any) -> Config:
     tier_names, tier_points, types = parse_deck(deck, players)
     if opts["deck"] is not None:
         opts["deck"] = copy.deepcopy(opts["deck"])  # the config owns its data
-    layout = _observation_layout(players, len(types), opts["rounds"])
     rounds, max_turns = opts["rounds"], opts["max_turns_per_round"]
     per_round = _max_round_points(tier_points, types)
     if opts["reward"] == "win_share":
@@ -227,7 +209,6 @@ def make_config(**options: Any) -> Config:
     return Config(
         players=players, options=opts, tier_names=tier_names, tier_points=tier_points, types=types,
         action_space=ActionSpace(_action_names(types)),
-        observation_layout=layout.layout(), observation_shape=(layout.size,),
         # each turn is two actions (draw, then discard or declare)
         max_game_length=rounds * max_turns * 2,
         min_return=lo, max_return=hi)
@@ -250,26 +231,29 @@ def render(d: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The C++ core's view: the config and the state as flat ints (src/dimsum_core/yum_cha/io.cpp)
+# The C++ core's view: its config fields by name (src/dimsum_core/yum_cha/schema.cpp), and the
+# readable dict of its state fields (state_dict.py)
 
-def config_ints(cfg: Config) -> List[int]:
+def config_values(cfg: Config) -> Dict[str, Any]:
     o = cfg.options
-    v = [1, cfg.players, o["rounds"], -1 if o["first_player"] is None else o["first_player"],
-         int(o["auto_declare"]), int(o["forbid_immediate_return"]), DECK_OUT.index(o["deck_out"]),
-         o["max_turns_per_round"], TIE_BREAK.index(o["tie_break"]), REWARD.index(o["reward"]),
-         len(cfg.tier_names), *cfg.tier_points, len(cfg.types)]
-    for t in cfg.types:
-        v += [t.kind, max(t.tier, 0), t.value, t.copies]
-    return v
+    return {
+        "players": cfg.players, "rounds": o["rounds"],
+        "first_player": -1 if o["first_player"] is None else o["first_player"],
+        "auto_declare": int(o["auto_declare"]), "forbid_immediate_return": int(o["forbid_immediate_return"]),
+        "deck_out": DECK_OUT.index(o["deck_out"]), "max_turns": o["max_turns_per_round"],
+        "tie_break": TIE_BREAK.index(o["tie_break"]), "reward": REWARD.index(o["reward"]),
+        "tier_points": list(cfg.tier_points),
+        "card_types": [[t.kind, max(t.tier, 0), t.value, t.copies] for t in cfg.types],
+    }
 
 
-def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
-    from .state_dict import ints_to_fields, state_to_dict
+def dict_from_fields(cfg: Config, fields: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
 
-    return state_to_dict(ints_to_fields(cfg, ints))
+    return CODEC.to_dict(cfg, fields)
 
 
-def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
-    from .state_dict import fields_to_ints, state_fields_from_dict
+def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
 
-    return fields_to_ints(cfg, state_fields_from_dict(cfg, d))
+    return CODEC.from_dict(cfg, d)

@@ -1,0 +1,158 @@
+// The engine contract: what a game's traits struct must provide, and what it may leave to the
+// defaults. Every game (yum_cha/engine.hpp, nice_buns/engine.hpp, dim_sum_jam/engine.hpp) is a
+// struct `Engine` with static members over its own Config and State; make_api<G>()
+// (game_api.hpp) turns it into a type-erased table for the Python bindings, and the batch
+// engine and the playout driver call it directly so that the rules inline into their loops.
+//
+// Read this the way OpenSpiel's spiel.h is read: each requirement below says what a game must
+// guarantee, not only what it must declare.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "action_list.hpp"
+#include "rng.hpp"
+#include "schema.hpp"
+
+namespace dimsum {
+
+// The sizes the bindings and the batch engine need for one config.
+struct ConfigInfo {
+  int num_actions;       // actions are the ints [0, num_actions), the same set in every state
+  int players;
+  int observation_size;  // the sum of the observation slices' sizes
+  int num_fields;        // values in the flat state field form
+  int max_game_length;   // a hard bound on the actions of one game
+};
+
+// What a game is. For a game G with `using Config = ...; using State = ...;`:
+//
+// Identity.
+//   G::kName: the registry name ("yum_cha"), the same as the Python package dimsum.games.<kName>.
+//   G::kGameId: a small number unique among the games, written into to_bytes' header.
+//   G::kStateVersion: bumped whenever State's layout or the meaning of a field changes, so that
+//     old bytes are refused with a message naming the version instead of read wrongly.
+//   G::kMaxActions: the most legal actions any state of any config can have (the capacity of
+//     LegalActions<G>).
+//
+// Data. Config and State are trivially copyable, with no padding and no pointers: a state is
+//   copied as bytes (clone, to_bytes, the batch engine's arrays), so equal positions must have
+//   equal bytes. State has a `hash` member (uint64_t) that apply keeps equal to compute_hash.
+//
+// The declared boundary (schema.hpp), each a table the generic code walks:
+//   G::config_fields(): the Config's fields, in the order Python hands them over by name;
+//     G::finish_config(c, err, errlen) then derives what follows from them (action offsets,
+//     sizes) and checks what involves several fields, returning false with a message if the
+//     combination is invalid.
+//   G::state_fields(): the State's readable fields. Exported, they determine the position and the
+//     RNG completely: importing an export gives back the same bytes. G::finish_import(c, s)
+//     recomputes what the State caches and the fields do not carry (sizes, masks).
+//   G::observation(): the observation's slices; observe writes exactly these, in order.
+//
+// The rules.
+//   G::config_info(c): sizes of a config (ConfigInfo above).
+//   G::new_state(c, s, seed): the opening position; every random choice comes from an Rng
+//     seeded with `seed` and kept in the state, so the same seed deals the same game.
+//   G::current_player(s): the seat to act, or -1 once the game is over. Inline: the loops call it
+//     every step.
+//   G::legal_actions(c, s, out): writes the legal actions in ascending order and returns their
+//     number; at least one unless the game is over, none when it is.
+//   G::apply(c, s, a): plays an action that is legal (callers check first; apply does not), and
+//     keeps s.hash equal to compute_hash(c, s). Inline, for the same reason as current_player.
+//   G::returns(c, s, out): one value per player; the final results once the game is over.
+//   G::observe(c, s, player, out): writes exactly observation_size floats, only what `player`
+//     may see, each within its slice's bounds.
+//   G::compute_hash(c, s): the Zobrist key of the position from scratch (the RNG is not part of
+//     it); used to check imported states and apply's incremental key.
+//   G::validate(c, s, err, errlen): true if s is a position the rules can reach or could have
+//     reached (every invariant the rules rely on holds); otherwise false with a message of the
+//     form "<game> state field '<name>': <what is wrong>; <what is allowed>". Every state that
+//     comes from outside (bytes, a dict) passes through it before any rule touches it.
+//
+// What has a default (a game declares its own only when the default is wrong for it):
+//   G::is_legal(c, s, a): by default, generates the legal list and searches it.
+//   G::resample(c, s, player, seed, out): a state consistent with all `player` has seen, the
+//     hidden parts drawn from `seed`. By default a copy reseeded with `seed`: right for a game of
+//     perfect information, where only the future dice and draws are hidden.
+//   G::finish_import(c, s): by default nothing.
+template <class G>
+concept Engine =
+    std::is_trivially_copyable_v<typename G::Config> && std::is_trivially_copyable_v<typename G::State> &&
+    std::has_unique_object_representations_v<typename G::State> &&
+    requires(typename G::Config& mc, const typename G::Config& c, typename G::State& s, const typename G::State& cs,
+             int16_t* actions, double* returns, float* obs, char* err) {
+      { G::kName } -> std::convertible_to<const char*>;
+      { G::kGameId } -> std::convertible_to<uint16_t>;
+      { G::kStateVersion } -> std::convertible_to<uint16_t>;
+      { G::kMaxActions } -> std::convertible_to<int>;
+      { G::config_fields() } -> std::same_as<std::span<const ConfigField<typename G::Config>>>;
+      { G::finish_config(mc, err, 0) } -> std::same_as<bool>;
+      { G::state_fields() } -> std::same_as<std::span<const StateField<typename G::Config, typename G::State>>>;
+      { G::observation() } -> std::same_as<std::span<const ObservationSlice<typename G::Config>>>;
+      { G::config_info(c) } -> std::same_as<ConfigInfo>;
+      G::new_state(c, s, uint64_t{0});
+      { G::current_player(cs) } -> std::same_as<int>;
+      { G::legal_actions(c, cs, actions) } -> std::same_as<int>;
+      G::apply(c, s, 0);
+      G::returns(c, cs, returns);
+      G::observe(c, cs, 0, obs);
+      { G::compute_hash(c, cs) } -> std::same_as<uint64_t>;
+      { G::validate(c, cs, err, 0) } -> std::same_as<bool>;
+      { cs.hash } -> std::convertible_to<uint64_t>;
+    };
+
+// The defaults, as free functions the bindings and drivers call: each uses the game's own
+// member when it declares one.
+template <class G>
+bool is_legal(const typename G::Config& c, const typename G::State& s, int action) {
+  if constexpr (requires { G::is_legal(c, s, action); }) {
+    return G::is_legal(c, s, action);
+  } else {
+    int16_t actions[G::kMaxActions];
+    const int n = G::legal_actions(c, s, actions);
+    for (int i = 0; i < n; ++i)
+      if (actions[i] == action) return true;
+    return false;
+  }
+}
+
+template <class G>
+void resample(const typename G::Config& c, const typename G::State& s, int player, uint64_t seed,
+              typename G::State& out) {
+  if constexpr (requires { G::resample(c, s, player, seed, out); }) {
+    G::resample(c, s, player, seed, out);
+  } else {
+    out = s;
+    out.rng = Rng::from_seed(seed);
+  }
+}
+
+// A Config from the packed values of its declared fields (schema.hpp, config_from_values), then
+// finished by the game; false with a message if anything is wrong.
+template <class G>
+bool build_config(const int64_t* values, int n, typename G::Config& c, char* err, int errlen) {
+  return config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) &&
+         G::finish_config(c, err, errlen);
+}
+
+template <class G>
+void finish_import(const typename G::Config& c, typename G::State& s) {
+  if constexpr (requires { G::finish_import(c, s); }) G::finish_import(c, s);
+}
+
+// A timed game (a clock in its state, ARCHITECTURE section 4) also declares these:
+//   G::check_ticks(c, ticks, err, errlen): may `ticks` (>= 0) be charged in this config.
+//   G::apply_timed(c, s, a, ticks): a legal action taking `ticks` (< 0: the action's default
+//     cost); returns the ticks charged.
+//   G::advance(c, s, ticks): `ticks` pass with no action (the game must not be over).
+template <class G>
+concept TimedGame = requires(const typename G::Config& c, typename G::State& s, char* err) {
+  { G::apply_timed(c, s, 0, int64_t{0}) } -> std::same_as<int64_t>;
+  G::advance(c, s, int64_t{0});
+  { G::check_ticks(c, int64_t{0}, err, 0) } -> std::same_as<bool>;
+};
+
+}  // namespace dimsum

@@ -1,0 +1,218 @@
+// Yum Cha's boundary, declared once: the config fields Python hands over by name
+// (dimsum.games.yum_cha.config_values), the state fields behind to_dict / state_from_dict /
+// state.field(name), and the observation slices. common/schema.hpp walks these tables.
+#include <algorithm>
+
+#include "../common/schema.hpp"
+#include "engine.hpp"
+
+namespace dimsum::yum_cha {
+namespace {
+
+using CF = ConfigField<Config>;
+using SF = StateField<Config, State>;
+using OS = ObservationSlice<Config>;
+
+template <class T>
+constexpr T narrow(int64_t v) {
+  return static_cast<T>(v);
+}
+
+// -- config ------------------------------------------------------------------------------------
+// The order is the fingerprint's (to_bytes' header): append, never reorder.
+constexpr CF kConfig[] = {
+    {"players", "number of players (YC-16)", 1, 1, 0, {2, kMaxPlayers},
+     [](Config& c, int, const int64_t* v) { c.players = narrow<int8_t>(*v); }},
+    {"rounds", "rounds in a game", 1, 1, 0, {1, kMaxRounds},
+     [](Config& c, int, const int64_t* v) { c.rounds = narrow<int8_t>(*v); }},
+    {"first_player", "seat that starts round 1, -1: drawn at random (YC-11)", 1, 1, 0, {-1, kMaxPlayers - 1},
+     [](Config& c, int, const int64_t* v) { c.first_player = narrow<int8_t>(*v); }},
+    {"auto_declare", "declare as soon as a drawn card completes the hand (YC-5)", 1, 1, 0, {0, 1},
+     [](Config& c, int, const int64_t* v) { c.auto_declare = *v != 0; }},
+    {"forbid_immediate_return", "a card taken from the centre may not be discarded at once (YC-3)", 1, 1, 0, {0, 1},
+     [](Config& c, int, const int64_t* v) { c.forbid_immediate_return = *v != 0; }},
+    {"deck_out", "0 washout, 1 reshuffle the centre, 2 centre only (YC-9)", 1, 1, 0, {0, 2},
+     [](Config& c, int, const int64_t* v) { c.deck_out = narrow<uint8_t>(*v); }},
+    {"max_turns", "turns after which a round is a washout (YC-10)", 1, 1, 0, {1, 10000},
+     [](Config& c, int, const int64_t* v) { c.max_turns = narrow<int16_t>(*v); }},
+    {"tie_break", "0 share, 1 declarations then best round (YC-13)", 1, 1, 0, {0, 1},
+     [](Config& c, int, const int64_t* v) { c.tie_break = narrow<uint8_t>(*v); }},
+    {"reward", "returns(): 0 win share, 1 score", 1, 1, 0, {0, 1},
+     [](Config& c, int, const int64_t* v) { c.reward = narrow<uint8_t>(*v); }},
+    {"tier_points", "set points of each tier, in tier order", kMaxTiers, 1, 1, {1, 9},
+     [](Config& c, int tier, const int64_t* v) {
+       c.tier_points[tier] = narrow<uint8_t>(*v);
+       c.num_tiers = narrow<int8_t>(tier + 1);
+     },
+     kCounted},
+    {"card_types", "per card type: kind (0 dim sum, 1 tea, 2 takeaway), tier, value, copies", kMaxTypes, 4, 1,
+     {0, 15},
+     [](Config& c, int t, const int64_t* v) {
+       c.kind[t] = narrow<uint8_t>(v[0]);
+       c.tier[t] = narrow<uint8_t>(v[1]);
+       c.value[t] = narrow<uint8_t>(v[2]);
+       c.copies[t] = narrow<uint8_t>(v[3]);
+       c.num_types = narrow<int8_t>(t + 1);
+     },
+     kCounted},
+};
+
+// -- state -------------------------------------------------------------------------------------
+constexpr Bounds kBigCount{0, 32767};
+constexpr Bounds kCardCount{0, 15};
+
+constexpr SF kFields[] = {
+    {"round", "the round being played (= rounds once the game is over)", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{0, c.rounds}; }, [](const Config&, const State& s, int) -> int64_t { return s.round; },
+     [](const Config&, State& s, int, int64_t v) { s.round = narrow<int8_t>(v); }},
+    {"phase", "0 draw, 1 discard (or declare), 2 over", [](const Config&) { return scalar(); },
+     [](const Config&) { return Bounds{kDraw, kOver}; }, [](const Config&, const State& s, int) -> int64_t { return s.phase; },
+     [](const Config&, State& s, int, int64_t v) { s.phase = narrow<int8_t>(v); }},
+    {"current_player", "the seat to act, -1 once the game is over", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{-1, c.players - 1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.current; },
+     [](const Config&, State& s, int, int64_t v) { s.current = narrow<int8_t>(v); }},
+    {"starter", "the seat that started this round", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{0, c.players - 1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.starter; },
+     [](const Config&, State& s, int, int64_t v) { s.starter = narrow<int8_t>(v); }},
+    {"turn", "turns played in this round", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{0, c.max_turns}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.turn; },
+     [](const Config&, State& s, int, int64_t v) { s.turn = narrow<uint16_t>(v); }},
+    {"hands", "per player, a count per card type", [](const Config& c) { return matrix(c.players, c.num_types); },
+     [](const Config&) { return kCardCount; },
+     [](const Config& c, const State& s, int i) -> int64_t { return s.hands[i / c.num_types].get(i % c.num_types); },
+     [](const Config& c, State& s, int i, int64_t v) { s.hands[i / c.num_types].set(i % c.num_types, narrow<int>(v)); }},
+    {"known", "per player, the cards the others saw them take from the centre and still held (YC-14)",
+     [](const Config& c) { return matrix(c.players, c.num_types); }, [](const Config&) { return kCardCount; },
+     [](const Config& c, const State& s, int i) -> int64_t { return s.known[i / c.num_types].get(i % c.num_types); },
+     [](const Config& c, State& s, int i, int64_t v) { s.known[i / c.num_types].set(i % c.num_types, narrow<int>(v)); }},
+    {"centre", "the face-up centre, a count per card type", [](const Config& c) { return vector(c.num_types); },
+     [](const Config&) { return kCardCount; }, [](const Config&, const State& s, int t) -> int64_t { return s.centre.get(t); },
+     [](const Config&, State& s, int t, int64_t v) { s.centre.set(t, narrow<int>(v)); }},
+    {"deck", "the deck, a count per card type", [](const Config& c) { return vector(c.num_types); },
+     [](const Config&) { return kCardCount; }, [](const Config&, const State& s, int t) -> int64_t { return s.deck.get(t); },
+     [](const Config&, State& s, int t, int64_t v) { s.deck.set(t, narrow<int>(v)); }},
+    {"last_taken", "the card type the current player took from the centre this turn, -1 none",
+     [](const Config&) { return scalar(); }, [](const Config& c) { return Bounds{-1, c.num_types - 1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.last_taken; },
+     [](const Config&, State& s, int, int64_t v) { s.last_taken = narrow<int8_t>(v); }},
+    {"last_discard", "the card type last discarded to the centre, -1 none", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{-1, c.num_types - 1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.last_discard; },
+     [](const Config&, State& s, int, int64_t v) { s.last_discard = narrow<int8_t>(v); }},
+    {"scores", "point totals", [](const Config& c) { return vector(c.players); }, [](const Config&) { return kBigCount; },
+     [](const Config&, const State& s, int p) -> int64_t { return s.scores[p]; },
+     [](const Config&, State& s, int p, int64_t v) { s.scores[p] = narrow<int16_t>(v); }},
+    {"declarations", "rounds each player won by declaring Yum Cha", [](const Config& c) { return vector(c.players); },
+     [](const Config& c) { return Bounds{0, c.rounds}; },
+     [](const Config&, const State& s, int p) -> int64_t { return s.declarations[p]; },
+     [](const Config&, State& s, int p, int64_t v) { s.declarations[p] = narrow<uint8_t>(v); }},
+    {"best_round", "each player's best round score (YC-13)", [](const Config& c) { return vector(c.players); },
+     [](const Config&) { return kBigCount; }, [](const Config&, const State& s, int p) -> int64_t { return s.best_round[p]; },
+     [](const Config&, State& s, int p, int64_t v) { s.best_round[p] = narrow<int16_t>(v); }},
+    {"last_round", "each player's score in the last round", [](const Config& c) { return vector(c.players); },
+     [](const Config&) { return kBigCount; }, [](const Config&, const State& s, int p) -> int64_t { return s.last_round[p]; },
+     [](const Config&, State& s, int p, int64_t v) { s.last_round[p] = narrow<int16_t>(v); }},
+    {"last_declarer", "the seat that declared last, -1 none", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{-1, c.players - 1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.last_declarer; },
+     [](const Config&, State& s, int, int64_t v) { s.last_declarer = narrow<int8_t>(v); }},
+    {"rng", "the generator's four state words", [](const Config&) { return vector(4); },
+     [](const Config&) { return Bounds{0, 0}; },
+     [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
+     [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+};
+
+// -- observation: my seat first (relative seats) ------------------------------------------------
+int types(const Config& c) { return c.num_types; }
+int players(const Config& c) { return c.players; }
+Bounds counts(const Config&) { return kCardCount; }
+Bounds one_hot(const Config&) { return Bounds{0, 1}; }
+
+constexpr OS kObservation[] = {
+    {"hand", "my cards, a count per card type", types, counts},
+    {"centre", "the face-up centre, a count per card type", types, counts},
+    {"known", "for each other player (next seat first): cards they took from the centre and still hold",
+     [](const Config& c) { return (c.players - 1) * c.num_types; }, counts},
+    {"hand_sizes", "cards in each hand, my seat first", players, [](const Config&) { return Bounds{0, kHandSize + 1}; }},
+    {"deck_size", "cards left in the deck", [](const Config&) { return 1; },
+     [](const Config& c) { return Bounds{0, c.total_cards}; }},
+    {"scores", "point totals, my seat first", players, [](const Config&) { return kBigCount; }},
+    {"round", "one-hot: the round being played", [](const Config& c) { return static_cast<int>(c.rounds); }, one_hot},
+    {"phase", "one-hot: the current player must draw / must discard or declare", [](const Config&) { return 2; },
+     one_hot},
+    {"current_player", "one-hot: whose turn, my seat first", players, one_hot},
+    {"last_taken", "one-hot: the card the current player took from the centre this turn", types, one_hot},
+    {"turn", "turns played in this round", [](const Config&) { return 1; },
+     [](const Config& c) { return Bounds{0, c.max_turns}; }},
+};
+
+}  // namespace
+
+std::span<const CF> Engine::config_fields() { return kConfig; }
+std::span<const SF> Engine::state_fields() { return kFields; }
+std::span<const OS> Engine::observation() { return kObservation; }
+
+// What follows from the fields: the deck's totals and tier ranges, the action space, and the
+// checks that involve several fields (the types come grouped: dim sum by tier, then teas, then
+// at most one takeaway type).
+bool Engine::finish_config(Config& c, char* err, int errlen) {
+  if (c.first_player >= c.players)
+    return fail(err, errlen, "yum_cha config field 'first_player': %d; a seat in [0, %d] or -1 is allowed",
+                c.first_player, c.players - 1);
+  c.takeaway_type = -1;
+  c.tea_first = static_cast<uint8_t>(c.num_types);
+  int last_kind = 0, last_tier = 0;
+  for (int t = 0; t < c.num_types; ++t) {
+    const int kind = c.kind[t], tier = c.tier[t];
+    if (kind < last_kind || kind > kTakeaway || c.copies[t] < 1 || c.value[t] > 9 ||
+        (kind == kDimSum && (tier < last_tier || tier >= c.num_tiers)))
+      return fail(err, errlen,
+                  "yum_cha config field 'card_types'[%d]: kind %d tier %d value %d copies %d; types come grouped "
+                  "(dim sum by tier, teas, takeaway), with 1-15 copies and values 0-9",
+                  t, kind, tier, c.value[t], c.copies[t]);
+    c.full_deck.set(t, c.copies[t]);
+    c.total_cards = static_cast<int16_t>(c.total_cards + c.copies[t]);
+    if (kind == kDimSum) {
+      if (c.tier_end[tier] == 0) c.tier_first[tier] = static_cast<uint8_t>(t);
+      c.tier_end[tier] = static_cast<uint8_t>(t + 1);
+      last_tier = tier;
+    } else {
+      c.tier[t] = 0;
+      if (kind == kTea) {
+        if (c.num_teas == 0) c.tea_first = static_cast<uint8_t>(t);
+        ++c.num_teas;
+      } else {
+        if (c.takeaway_type >= 0)
+          return fail(err, errlen, "yum_cha config field 'card_types'[%d]: a second takeaway type; one is allowed", t);
+        c.takeaway_type = static_cast<int8_t>(t);
+      }
+    }
+    last_kind = kind;
+  }
+  if (c.total_cards < c.players * kHandSize + 1 || c.total_cards > 255)
+    return fail(err, errlen, "yum_cha config field 'card_types': %d cards for %d players; %d to 255 are allowed",
+                c.total_cards, c.players, c.players * kHandSize + 1);
+  for (int k = 0; k < c.num_tiers; ++k) c.tiers_by_points[k] = static_cast<uint8_t>(k);
+  std::stable_sort(c.tiers_by_points, c.tiers_by_points + c.num_tiers,
+                   [&](uint8_t a, uint8_t b) { return c.tier_points[a] > c.tier_points[b]; });
+  c.num_actions = static_cast<int16_t>(2 + 2 * c.num_types);
+  c.observation_size = static_cast<int16_t>(observation_size<Config>(kObservation, c));
+  return true;
+}
+
+ConfigInfo Engine::config_info(const Config& c) {
+  return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
+                    c.rounds * c.max_turns * 2};
+}
+
+// The sizes the fields do not carry.
+void Engine::finish_import(const Config& c, State& s) {
+  for (int p = 0; p < c.players; ++p) s.hand_size[p] = static_cast<uint8_t>(s.hands[p].total());
+  s.centre_size = static_cast<uint8_t>(std::min(255, s.centre.total()));
+  s.deck_size = static_cast<uint8_t>(std::min(255, s.deck.total()));
+}
+
+}  // namespace dimsum::yum_cha

@@ -1,0 +1,149 @@
+// Yum Cha's states from outside: validation of untrusted states (bytes, dicts) and resampling
+// what a player cannot see. The fields themselves are declared in schema.cpp.
+#include <algorithm>
+
+#include "../common/chance.hpp"
+#include "../common/errors.hpp"
+#include "engine.hpp"
+#include "hashing.hpp"
+
+namespace dimsum::yum_cha {
+
+namespace {
+
+// Byte lanes: the 16 four-bit counts of a word as two words of 8 byte-wide lanes, so that
+// summing up to 8 holders (at most 8 x 15 = 120 a lane) never carries into the next lane.
+constexpr uint64_t kLowNibbles = 0x0F0F0F0F0F0F0F0Full, kLaneTop = 0x8080808080808080ull;
+constexpr uint64_t low_lanes(uint64_t w) { return w & kLowNibbles; }
+constexpr uint64_t high_lanes(uint64_t w) { return (w >> 4) & kLowNibbles; }
+// every lane of a >= the same lane of b (lanes below 128): no lane borrows
+constexpr bool lanes_at_least(uint64_t a, uint64_t b) { return (((a | kLaneTop) - b) & kLaneTop) == kLaneTop; }
+
+// Every card of the deck is in exactly one place, and nobody is known to hold more than they do:
+// a few word operations per holder instead of a loop over card types.
+bool cards_conserved(const Config& c, const State& s) {
+  for (int word = 0; word < 4; ++word) {
+    uint64_t lo = low_lanes(s.centre.w[word]) + low_lanes(s.deck.w[word]);
+    uint64_t hi = high_lanes(s.centre.w[word]) + high_lanes(s.deck.w[word]);
+    for (int p = 0; p < c.players; ++p) {
+      const uint64_t hand = s.hands[p].w[word], known = s.known[p].w[word];
+      lo += low_lanes(hand);
+      hi += high_lanes(hand);
+      if (!lanes_at_least(low_lanes(hand), low_lanes(known)) || !lanes_at_least(high_lanes(hand), high_lanes(known)))
+        return false;
+    }
+    if (lo != low_lanes(c.full_deck.w[word]) || hi != high_lanes(c.full_deck.w[word])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// Everything a state from outside (bytes, a dict) must satisfy before the rules may touch it.
+// Messages name the field: "yum_cha state field '<name>': <what is wrong>; <what is allowed>".
+bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
+  const int P = c.players, T = c.num_types;
+  const bool over = s.phase == kOver;
+  if (s.phase < kDraw || s.phase > kOver)
+    return fail(err, errlen, "yum_cha state field 'phase': %d; 0 draw, 1 discard or 2 over", s.phase);
+  if (over ? s.round != c.rounds : (s.round < 0 || s.round >= c.rounds))
+    return fail(err, errlen, "yum_cha state field 'round': %d in phase %d; rounds 0-%d are played, %d once over",
+                s.round, s.phase, c.rounds - 1, c.rounds);
+  if (over ? s.current != -1 : (s.current < 0 || s.current >= P))
+    return fail(err, errlen, "yum_cha state field 'current_player': %d in phase %d; a seat while playing, -1 once over",
+                s.current, s.phase);
+  if (s.starter < 0 || s.starter >= P)
+    return fail(err, errlen, "yum_cha state field 'starter': %d; a seat in [0, %d]", s.starter, P - 1);
+  if (s.turn > c.max_turns)
+    return fail(err, errlen, "yum_cha state field 'turn': %d; at most %d", s.turn, c.max_turns);
+  if (s.last_declarer < -1 || s.last_declarer >= P)
+    return fail(err, errlen, "yum_cha state field 'last_declarer': %d; a seat or -1", s.last_declarer);
+  if (s.last_taken < -1 || s.last_taken >= T || s.last_discard < -1 || s.last_discard >= T)
+    return fail(err, errlen, "yum_cha state field 'last_taken': %d (last_discard %d); a card type or -1", s.last_taken,
+                s.last_discard);
+  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
+    return fail(err, errlen, "yum_cha state field 'rng': all zero; an all-zero generator never leaves zero");
+  for (uint8_t b : s.reserved_)
+    if (b) return fail(err, errlen, "yum_cha state field 'reserved': set; reserved bytes are zero");
+  for (int p = P; p < kMaxPlayers; ++p)
+    if (!s.hands[p].empty() || !s.known[p].empty() || s.hand_size[p] || s.scores[p] || s.declarations[p] ||
+        s.best_round[p] || s.last_round[p])
+      return fail(err, errlen, "yum_cha state field 'hands': seat %d holds something; this game has %d seats", p, P);
+  for (int word = 0; word < 4; ++word) {
+    // nibbles of types >= T must be empty
+    const int valid_types = std::clamp(T - 16 * word, 0, 16);
+    const uint64_t valid = valid_types == 16 ? ~uint64_t{0} : (uint64_t{1} << (4 * valid_types)) - 1;
+    if ((s.centre.w[word] | s.deck.w[word]) & ~valid)
+      return fail(err, errlen, "yum_cha state field 'deck': a card of an unknown type; the types are 0-%d", T - 1);
+  }
+  if (!cards_conserved(c, s)) {
+    // the fast check failed: find the card to name in the message
+    for (int t = 0; t < T; ++t) {
+      int total = s.centre.get(t) + s.deck.get(t);
+      for (int p = 0; p < P; ++p) {
+        total += s.hands[p].get(t);
+        if (s.known[p].get(t) > s.hands[p].get(t))
+          return fail(err, errlen, "yum_cha state field 'known': player %d is known to hold %d of card type %d; "
+                      "they hold %d", p, s.known[p].get(t), t, s.hands[p].get(t));
+      }
+      if (total != c.copies[t])
+        return fail(err, errlen, "yum_cha state field 'hands': %d copies of card type %d in hands, centre and deck; "
+                    "the deck has %d", total, t, c.copies[t]);
+    }
+    return fail(err, errlen, "yum_cha state field 'hands': cards of unknown types in play; the types are 0-%d", T - 1);
+  }
+  int long_hands = 0;
+  for (int p = 0; p < P; ++p) {
+    if (s.hand_size[p] != s.hands[p].total())
+      return fail(err, errlen, "yum_cha state field 'hands': player %d's hand size is stale; it is the hand's total", p);
+    if (s.declarations[p] > s.round)
+      return fail(err, errlen, "yum_cha state field 'declarations': player %d has %d in round %d; at most one a round",
+                  p, s.declarations[p], s.round);
+    if (s.scores[p] < 0) return fail(err, errlen, "yum_cha state field 'scores': %d; scores are >= 0", s.scores[p]);
+    if (s.hand_size[p] == kHandSize + 1) ++long_hands;
+    else if (s.hand_size[p] != kHandSize)
+      return fail(err, errlen, "yum_cha state field 'hands': player %d holds %d cards; %d, or %d before discarding", p,
+                  s.hand_size[p], kHandSize, kHandSize + 1);
+  }
+  const int expected_long = s.phase == kDiscard ? 1 : 0;
+  if (over ? long_hands > 1 : (long_hands != expected_long || (expected_long && s.hand_size[s.current] != kHandSize + 1)))
+    return fail(err, errlen, "yum_cha state field 'hands': %d hands of %d cards in phase %d; only the current player's, "
+                "and only while they must discard (or the declarer's, once over)", long_hands, kHandSize + 1, s.phase);
+  if (s.centre_size != s.centre.total() || s.deck_size != s.deck.total())
+    return fail(err, errlen, "yum_cha state field 'deck': the deck or centre size is stale; it is the total");
+  if (s.last_taken >= 0 && (s.phase != kDiscard || s.hands[s.current].get(s.last_taken) == 0))
+    return fail(err, errlen, "yum_cha state field 'last_taken': %d in phase %d; only set between taking a card from "
+                "the centre and discarding, while its taker still holds it", s.last_taken, s.phase);
+  if (s.phase == kDraw && s.deck_size == 0 && s.centre_size == 0)
+    return fail(err, errlen, "yum_cha state field 'deck': empty with an empty centre in phase draw; something to draw");
+  return true;
+}
+
+// A state consistent with all `player` has seen: the cards they cannot see dealt anew.
+void Engine::resample(const Config& c, const State& s, int player, uint64_t seed, State& out) {
+  out = s;
+  out.rng = Rng::from_seed(seed);
+  Counts64 pool = s.deck;
+  int pool_size = s.deck_size;
+  for (int p = 0; p < c.players; ++p) {
+    if (p == player) continue;
+    for (int t = 0; t < c.num_types; ++t)
+      for (int k = s.known[p].get(t); k < s.hands[p].get(t); ++k) pool.add(t), ++pool_size;
+  }
+  for (int p = 0; p < c.players; ++p) {
+    if (p == player) continue;
+    Counts64 hand = s.known[p];
+    for (int k = s.known[p].total(); k < s.hand_size[p]; ++k) {
+      const int t = draw_kind(out.rng, pool, pool_size);
+      pool.sub(t);
+      --pool_size;
+      hand.add(t);
+    }
+    out.hands[p] = hand;
+  }
+  out.deck = pool;
+  out.deck_size = static_cast<uint8_t>(pool_size);
+  out.hash = compute_hash(c, out);
+}
+
+}  // namespace dimsum::yum_cha
