@@ -48,8 +48,16 @@ class FieldError(ValueError):
     """A state (or config) field that is wrong: the message names the field and what is allowed."""
 
 
+class FieldTypeError(TypeError):
+    """A state (or config) field of the wrong type (a str where an int goes): same message form."""
+
+
 def field_error(game: str, field: str, wrong: str, allowed: str, kind: str = "state") -> FieldError:
     return FieldError(f"{game} {kind} field {field!r}: {wrong}; {allowed}")
+
+
+def field_type_error(game: str, field: str, wrong: str, allowed: str, kind: str = "state") -> FieldTypeError:
+    return FieldTypeError(f"{game} {kind} field {field!r}: {wrong}; {allowed}")
 
 
 def _is_int(v: Any) -> bool:
@@ -61,22 +69,27 @@ def _flat_values(game: str, f: FieldSpec, value: Any, kind: str, rows: Optional[
     shape = f.shape if rows is None else ((rows,) if len(f.shape) == 1 else (rows, f.shape[-1]))
     if not shape:
         if not _is_int(value):
-            raise field_error(game, f.name, f"got {type(value).__name__} {value!r:.60}", "an int is allowed", kind)
+            raise field_type_error(game, f.name, f"got {type(value).__name__} {value!r:.60}", "an int is allowed",
+                                   kind)
         return [int(value)]
     what = f"a list of {shape[0]} ints" if len(shape) == 1 else f"a list of {shape[0]} lists of {shape[1]} ints"
-    if not isinstance(value, (list, tuple)) or len(value) != shape[0]:
+    if not isinstance(value, (list, tuple)):
+        raise field_type_error(game, f.name, f"got {type(value).__name__} {value!r:.60}", f"it is {what}", kind)
+    if len(value) != shape[0]:
         raise field_error(game, f.name, f"got {value!r:.60}", f"it is {what}", kind)
     if len(shape) == 1:
         rows_of = [value]
     else:
         rows_of = value
-        if any(not isinstance(r, (list, tuple)) or len(r) != shape[1] for r in rows_of):
+        if any(not isinstance(r, (list, tuple)) for r in rows_of):
+            raise field_type_error(game, f.name, f"got {value!r:.60}", f"it is {what}", kind)
+        if any(len(r) != shape[1] for r in rows_of):
             raise field_error(game, f.name, f"got {value!r:.60}", f"it is {what}", kind)
     out = [v for row in rows_of for v in row]
     if any(type(v) is not int for v in out):  # the fast path: plain ints
         for v in out:
             if not _is_int(v):
-                raise field_error(game, f.name, f"holds {type(v).__name__} {v!r:.40}", f"it is {what}", kind)
+                raise field_type_error(game, f.name, f"holds {type(v).__name__} {v!r:.40}", f"it is {what}", kind)
         out = [int(v) for v in out]
     return out
 
@@ -118,8 +131,11 @@ def flatten_fields(game: str, fields: Sequence[FieldSpec], values: Mapping[str, 
     out: List[int] = []
     for f in fields:
         flat = _flat_values(game, f, values[f.name], "state")
-        if f.word and any(not 0 <= v <= MASK64 for v in flat):
-            raise field_error(game, f.name, f"got {values[f.name]!r:.80}", "each value is in [0, 2**64)")
+        lo, hi = (0, MASK64) if f.word else (f.lo, f.hi)
+        if flat and (min(flat) < lo or max(flat) > hi):
+            i, bad = next((i, v) for i, v in enumerate(flat) if not lo <= v <= hi)
+            where = f"[{i}]" if len(flat) > 1 else ""
+            raise field_error(game, f"{f.name}{where}", f"{bad} is out of range", f"allowed [{lo}, {hi}]")
         out += _as_int64(f, flat)
     return out
 
@@ -144,13 +160,17 @@ Decode = Callable[[Any, Any, "Fail"], Any]     # (cfg, readable value, fail) -> 
 
 
 class Fail:
-    """Raises the one error format for the key being read: ``fail(wrong, allowed)``."""
+    """Raises the one error format for the key being read: ``fail(wrong, allowed)`` (a
+    ValueError), ``fail.type(wrong, allowed)`` for a value of the wrong type (a TypeError)."""
 
     def __init__(self, game: str, key: str) -> None:
         self.game, self.key = game, key
 
     def __call__(self, wrong: str, allowed: str) -> None:
         raise field_error(self.game, self.key, wrong, allowed)
+
+    def type(self, wrong: str, allowed: str) -> None:
+        raise field_type_error(self.game, self.key, wrong, allowed)
 
     def at(self, index: Any) -> "Fail":
         return Fail(self.game, f"{self.key}[{index!r}]" if not isinstance(index, int) else f"{self.key}[{index}]")
@@ -171,6 +191,7 @@ class Key:
     encode: Optional[Encode] = None
     decode: Optional[Decode] = None
     fields: Tuple[str, ...] = ()
+    required: bool = True  # an optional key left out is derived by the codec's `derive`
 
     @property
     def field_name(self) -> str:
@@ -201,7 +222,8 @@ class DictCodec:
     def from_dict(self, cfg: Any, d: Any) -> Dict[str, Any]:
         if not isinstance(d, Mapping):
             raise TypeError(f"a {self.game} state dict is a dict, got {type(d).__name__}")
-        missing = [k for k in self.names if k not in d and k != "game"]
+        optional = {k.name for k in self.keys if not k.required}
+        missing = [k for k in self.names if k not in d and k != "game" and k not in optional]
         unknown = sorted(str(k) for k in set(d) - set(self.names))
         if missing or unknown:
             raise ValueError(f"{self.game} state dict: missing keys {missing}, unknown keys {unknown}; "
@@ -210,6 +232,8 @@ class DictCodec:
             raise field_error(self.game, "game", f"got {d['game']!r:.40}", f"this is a {self.game} state")
         fields: Dict[str, Any] = {}
         for k in self.keys:
+            if k.name not in d:
+                continue  # an optional key: derive() fills its fields
             v = d[k.name]
             if k.fields:
                 fields.update(k.decode(cfg, v, Fail(self.game, k.name)))
@@ -248,7 +272,7 @@ def boolean() -> Dict[str, Any]:
 
     def decode(cfg: Any, v: Any, fail: Fail) -> int:
         if not isinstance(v, bool):
-            fail(f"got {v!r:.40}", "True or False is allowed")
+            fail.type(f"got {v!r:.40}", "True or False is allowed")
         return int(v)
 
     return {"encode": lambda cfg, v: bool(v), "decode": decode}
@@ -256,28 +280,29 @@ def boolean() -> Dict[str, Any]:
 
 def _plain_int(cfg: Any, v: Any, fail: Fail) -> int:
     if not _is_int(v):
-        fail(f"got {type(v).__name__} {v!r:.40}", "an int is allowed")
+        fail.type(f"got {type(v).__name__} {v!r:.40}", "an int is allowed")
     return int(v)
 
 
-def named_counts(vocabulary: Callable[[Any], Sequence[str]]) -> Dict[str, Any]:
+def named_counts(vocabulary: Callable[[Any], Sequence[str]], zeros: bool = False) -> Dict[str, Any]:
     """A list of counts (one per name of ``vocabulary(cfg)``) shown as {name: count}, zeros left
-    out; one row per player when the field has rows."""
+    out unless ``zeros``; names left out of a dict read as zero."""
 
     def encode_one(cfg: Any, counts: List[int]) -> Dict[str, int]:
         names = vocabulary(cfg)
-        return {names[i]: c for i, c in enumerate(counts) if c}
+        return {names[i]: c for i, c in enumerate(counts) if c or zeros}
 
     def decode_one(cfg: Any, value: Any, fail: Fail) -> List[int]:
         names = vocabulary(cfg)
         if not isinstance(value, Mapping):
-            raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(value).__name__}; "
-                            f"a dict of name -> count is allowed")
+            fail.type(f"got {type(value).__name__}", "a dict of name -> count is allowed")
         counts = [0] * len(names)
         for name, c in value.items():
             if name not in names:
                 fail(f"unknown name {name!r:.40}", f"the names are {list(names)}")
-            if not _is_int(c) or c < 0:
+            if not _is_int(c):
+                fail.at(name).type(f"got {c!r:.40}", "a count is an int >= 0")
+            if c < 0:
                 fail.at(name)(f"got {c!r:.40}", "a count is an int >= 0")
             counts[names.index(name)] = int(c)
         return counts
@@ -292,7 +317,9 @@ def per_player(inner: Dict[str, Any]) -> Dict[str, Any]:
         return [inner["encode"](cfg, r) for r in rows]
 
     def decode(cfg: Any, value: Any, fail: Fail) -> List[Any]:
-        if not isinstance(value, list) or len(value) != cfg.players:
+        if not isinstance(value, list):
+            fail.type(f"got {type(value).__name__} {value!r:.60}", f"a list of {cfg.players} entries is allowed")
+        if len(value) != cfg.players:
             fail(f"got {value!r:.60}", f"a list of {cfg.players} entries, one per player, is allowed")
         return [inner["decode"](cfg, v, fail.at(p)) for p, v in enumerate(value)]
 
