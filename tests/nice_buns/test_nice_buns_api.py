@@ -5,6 +5,7 @@ from importlib import resources
 
 import pytest
 
+import dimsum
 from dimsum import IllegalActionError
 from dimsum.games import nice_buns as spec
 from dimsum.reference.rng import Rng
@@ -117,10 +118,11 @@ def test_action_space_is_fixed_compact_and_readable(engine, players):
 
 def test_config_bounds_and_layout():
     cfg = spec.make_config(players=3)
+    game = dimsum.make("nice_buns", players=3)
     assert (cfg.min_return, cfg.max_return) == (0.0, 1.0)
     assert cfg.max_game_length == 1000 * (2 + 3 * 1 + 8 * (3 + 2 + 2))
-    assert cfg.observation_layout[-1].stop == cfg.observation_shape[0]
-    assert [s.name for s in cfg.observation_layout][:3] == ["observer", "current_player", "phase"]
+    assert game.observation_layout[-1].stop == game.observation_shape[0]
+    assert [s.name for s in game.observation_layout][:3] == ["observer", "current_player", "phase"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -259,7 +261,7 @@ def test_random_games_terminate_and_keep_every_invariant(engine, options):
             r = s.resample(p, seed + 99)
             rd = r.to_dict()
             assert {k: v for k, v in rd.items() if k != "rng"} == {k: v for k, v in d.items() if k != "rng"}
-            assert len(s.observation(p)) == cfg.observation_shape[0]
+            assert len(s.observation(p)) == game.observation_shape[0]
             s.apply(legal[pick.bounded(len(legal))])
             steps += 1
             assert steps <= cfg.max_game_length
@@ -283,3 +285,24 @@ def test_same_seed_same_game(engine):
 
     assert play(42) == play(42)
     assert play(42) != play(43)
+
+
+@pytest.mark.parametrize("options", CONFIGS, ids=[str(sorted(c)) for c in CONFIGS])
+def test_random_play_observations_stay_inside_the_declared_bounds(options):
+    game = dimsum.make("nice_buns", **options)
+    low, high = game.observation_bounds
+    assert low.shape == high.shape == game.observation_shape
+    for seed in range(25):
+        s = game.new_state(seed)
+        pick = Rng(seed + 7)
+        while True:
+            for p in range(game.players):
+                obs = s.observation(p)
+                if not ((low <= obs) & (obs <= high)).all():
+                    outside = [(sl.name, i - sl.start, float(obs[i])) for sl in game.observation_layout
+                               for i in range(sl.start, sl.stop) if not low[i] <= obs[i] <= high[i]]
+                    raise AssertionError(f"seed {seed}: outside the bounds: {outside[:5]}")
+            if s.is_terminal:
+                break
+            legal = s.legal_actions()
+            s.apply(legal[pick.bounded(len(legal))])

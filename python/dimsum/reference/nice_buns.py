@@ -37,15 +37,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .._common import TERMINAL, check_int, check_seed
 from ..games import nice_buns as spec
-from ..games.nice_buns import state_dict as nb_dict
-from ..games.nice_buns import COLOURS, FISH, KINDS, DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP
+from ..games.nice_buns import (ACT_PHASE as ACT, CHOOSE_PHASE as CHOOSE, DONE, DRAW, FISH, FISH_PHASE, GIVE, NC, NK,
+                               OVER, PLATE_PHASE, PUT_BACK, SPLIT_PHASE as SPLIT, STEAL, SWAP, TAKE)
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
-
-SPLIT, CHOOSE, ACT, FISH_PHASE, PLATE_PHASE, OVER = range(6)
-NC = len(COLOURS)
-NK = len(KINDS)
-DONE = 3   # the die pointer after the large die
 
 
 class Game(ReferenceGame):
@@ -74,8 +69,15 @@ class Game(ReferenceGame):
         state.roll()
         return state
 
-    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
-        return _from_dict(self, d)
+    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
+        """A State from the core's state fields (already validated by the core)."""
+        s = State(self, Rng.from_state(fields["rng"]))
+        for name in ("phase", "turn", "roller", "dice", "split", "chooser_takes", "die", "draws_left", "bag", "tray",
+                     "front", "fish_on", "winner"):
+            setattr(s, name, fields[name])
+        s.plates = fields["plate"]
+        s.cascade = [p for p in fields["cascade"] if p >= 0]
+        return s
 
 
 class State(ReferenceState):
@@ -90,7 +92,7 @@ class State(ReferenceState):
         self.roller = 0
         self.dice = [0, 0, 0]          # the face index rolled on each die
         self.split = -1                # index into spec.SPLITS, -1 before the split
-        self.chooser_mask = -1         # dice the chooser took, -1 before the choice
+        self.chooser_takes = -1         # dice the chooser took, -1 before the choice
         self.die = 0                   # the next die to act (DONE = 3 after the large die)
         self.draws_left = 0            # buns the draw die at `die` still takes
         self.cascade: List[int] = []   # seats whose cascade has not finished, in order
@@ -128,7 +130,7 @@ class State(ReferenceState):
 
     def holder(self, die: int) -> int:
         """NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest."""
-        return self.chooser if self.chooser_mask >> die & 1 else self.roller
+        return self.chooser if self.chooser_takes >> die & 1 else self.roller
 
     def face(self, die: int) -> spec.Face:
         return self.cfg.dice[die][self.dice[die]]
@@ -163,7 +165,7 @@ class State(ReferenceState):
             return
         self.turn += 1
         self.roller = self.chooser
-        self.split = self.chooser_mask = -1
+        self.split = self.chooser_takes = -1
         self.die, self.draws_left = 0, 0
         self.phase = SPLIT
         self.roll()
@@ -391,7 +393,7 @@ class State(ReferenceState):
             self.phase = CHOOSE
             return                          # the chooser always has two groups to choose from
         if ph == CHOOSE:
-            self.chooser_mask = a - cfg.CHOOSE
+            self.chooser_takes = a - cfg.CHOOSE
             self._enter_die(0)
         elif ph == ACT:
             self._act(a)
@@ -430,8 +432,8 @@ class State(ReferenceState):
             obs.append(f.count)
             obs += [1 if k in f.colours else 0 for k in range(NC)]
         obs += one_hot(self.split, len(spec.SPLITS))
-        obs += [0, 0, 0] if self.chooser_mask < 0 else [self.chooser_mask >> d & 1 for d in range(3)]
-        obs += [0] * 4 if self.chooser_mask < 0 else one_hot(self.die, 4)
+        obs += [0, 0, 0] if self.chooser_takes < 0 else [self.chooser_takes >> d & 1 for d in range(3)]
+        obs += [0] * 4 if self.chooser_takes < 0 else one_hot(self.die, 4)
         obs.append(self.draws_left)
         obs += self.bag
         obs += self.tray
@@ -453,22 +455,13 @@ class State(ReferenceState):
         new.rng = Rng(check_seed(seed))
         return new
 
-    def to_dict(self) -> Dict[str, Any]:
-        return nb_dict.state_to_dict(self)
-
-    def __str__(self) -> str:
-        return spec.render(self.to_dict())
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading a dict: the shared module validates every field and the position as a whole
-
-def _from_dict(game: Game, d: Dict[str, Any]) -> State:
-    f = nb_dict.state_fields_from_dict(game.config, d)
-    s = State(game, Rng.from_state(f.rng))
-    for name in ("phase", "turn", "roller", "dice", "split", "chooser_mask", "die", "draws_left", "cascade",
-                 "bag", "tray", "front", "fish_on", "plates", "winner"):
-        setattr(s, name, getattr(f, name))
-    if s.phase == ACT and len(s._die_options()) < 2:
-        raise ValueError(f"nice_buns state: phase: {nb_dict.ONE_OPTION_MESSAGE}")
-    return s
+    def fields(self) -> Dict[str, Any]:
+        """The core's state fields (src/dimsum_core/nice_buns/schema.cpp), by name."""
+        return {
+            "phase": self.phase, "current_player": self._current_player(), "turn": self.turn,
+            "roller": self.roller, "dice": list(self.dice), "split": self.split,
+            "chooser_takes": self.chooser_takes, "die": self.die, "draws_left": self.draws_left,
+            "cascade": self.cascade + [-1] * (2 - len(self.cascade)), "bag": list(self.bag),
+            "tray": list(self.tray), "front": [list(f) for f in self.front], "fish_on": list(self.fish_on),
+            "plate": list(self.plates), "winner": self.winner, "rng": list(self.rng.state()),
+        }

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../common/game_api.hpp"
+#include "../common/engine.hpp"
 #include "../common/rng.hpp"
 
 namespace dimsum::nice_buns {
@@ -20,7 +20,8 @@ inline constexpr int kDice = 3;        // 0 small, 1 medium, 2 large
 inline constexpr int kDone = 3;        // the die pointer after the large die
 inline constexpr int kMaxFaces = 12;
 inline constexpr int kMaxDraw = 6;     // buns one draw face takes
-inline constexpr int kConfigFormat = 1;
+// The state field current_player, read in: derive it from the position (a dict may leave it out).
+inline constexpr int kDeriveCurrent = -2;
 
 enum FaceAction : uint8_t { kDraw = 0, kPutBack, kTake, kGive, kSteal, kSwap };
 enum Phase : int8_t { kSplitPhase = 0, kChoosePhase, kActPhase, kFishPhase, kPlatePhase, kOver };
@@ -99,7 +100,7 @@ struct State {
   uint32_t turn;                 // 1 = the first turn
   int8_t phase, current, roller;
   int8_t split;                  // index into kSplits, -1 before the split
-  int8_t chooser_mask;           // dice the chooser took, -1 before the choice
+  int8_t chooser_takes;          // dice the chooser took (a 3-bit mask), -1 before the choice
   int8_t die;                    // the next die to act, kDone after the large die
   int8_t draws_left;             // buns the draw die at `die` still takes
   int8_t winner;                 // -1: none
@@ -115,7 +116,9 @@ static_assert(std::is_standard_layout_v<State>);
 inline constexpr size_t kScalarBlockBytes = sizeof(State) - offsetof(State, turn);
 static_assert(kScalarBlockBytes == 32, "the scalar block is four words");
 
-// The traits struct make_api<> turns into a GameApi.
+// The engine contract (common/engine.hpp says what each member must guarantee). is_legal and
+// resample are the defaults: the legal list is searched, and a state is resampled by reseeding
+// (NB-12: only the bag's order is hidden, and the bag is a multiset).
 struct Engine {
   using Config = nice_buns::Config;
   using State = nice_buns::State;
@@ -125,17 +128,33 @@ struct Engine {
   // the largest legal list: swap, 5 kinds x 5 other seats x 5 kinds, plus pass
   static constexpr int kMaxActions = kKinds * (kMaxPlayers - 1) * kKinds + 1;
 
-  DIMSUM_ENGINE_FUNCTIONS
+  // schema.cpp: the declared boundary
+  static std::span<const ConfigField<Config>> config_fields();
+  static bool finish_config(Config& c, char* err, int errlen);
+  static std::span<const StateField<Config, State>> state_fields();
+  static void finish_import(const Config& c, State& s);
+  static std::span<const ObservationSlice<Config>> observation();
+  static ConfigInfo config_info(const Config& c);
+  // rules.cpp
+  static void new_state(const Config& c, State& s, uint64_t seed);
   static int current_player(const State& s) { return s.current; }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action);
+  static void returns(const Config& c, const State& s, double* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  // observe.cpp
+  static void observe(const Config& c, const State& s, int player, float* out);
+  // state_io.cpp: states from outside
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
 };
+static_assert(dimsum::Engine<Engine>);
 
-// Shared by rules.cpp and io.cpp.
+// Shared by rules.cpp, observe.cpp and state_io.cpp.
 inline const Face& face_of(const Config& c, const State& s, int die) { return c.faces[die][s.dice[die]]; }
 inline int chooser_of(const Config& c, const State& s) { return (s.roller + 1) % c.players; }
 // NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest.
 inline int holder_of(const Config& c, const State& s, int die) {
-  return (s.chooser_mask >> die & 1) ? chooser_of(c, s) : s.roller;
+  return (s.chooser_takes >> die & 1) ? chooser_of(c, s) : s.roller;
 }
 // Who decides now, from the other fields (State::current caches it).
 int derive_current(const Config& c, const State& s);

@@ -7,6 +7,12 @@
 // - one key for the scalar block (turn, phase, dice, split, cascade, fish, plates, ...): a
 //   turn touches many of these small fields, so the block is keyed as a whole, taken out of
 //   the hash when apply starts and put back when it ends (ScalarBlockGuard).
+//   Why not ScalarKeys<kSalt>::set per field (common/zobrist.hpp), as the other games do: one
+//   apply writes up to a dozen of these fields, several of them many times (die, draws_left,
+//   cascade, phase and fish_on change at every step of settle's loop), and each write would cost
+//   two key computations; the block costs eight splitmix64 per apply whatever changed, and keeps
+//   the rules free of hash bookkeeping. It also leaves no field unhashed by oversight: every byte
+//   of the block is in the key.
 // The bag is not hashed: it is everything not elsewhere. The RNG is not part of the key.
 #pragma once
 

@@ -1,10 +1,12 @@
 // Nice Buns' rules: setup, the turn (roll, split, choose, the three dice), the cascade (NB-9)
 // and the end of the game. Rule ids (NB-n) refer to docs/rules/nice_buns.md. Every random
-// event is a call on s.rng in the order of python/dimsum/reference/nice_buns.py (its module
-// doc lists the order); draws walk the kinds in index order like Rng.draw_index.
+// event goes through common/chance.hpp (draw_kind, roll_die, uniform_seat) in the order of
+// python/dimsum/reference/nice_buns.py (its module doc lists the order); draws walk the kinds in
+// index order like Rng.draw_index.
 #include <bit>
 
 #include "../common/bits.hpp"
+#include "../common/chance.hpp"
 
 #include "engine.hpp"
 #include "hashing.hpp"
@@ -16,20 +18,8 @@ namespace {
 // draw and its cascade), every action queues at most 2 cascades, and a turn ends in 1 step.
 inline constexpr int kSettleBound = kDice * (2 * kMaxDraw + 3) + 4;
 
-// One bun drawn uniformly from the first `kinds` kinds of `from` (total > 0); the twin of
-// Rng.draw_index(counts[:kinds]): one bounded integer, then a walk in kind order.
-int draw_bun(Rng& rng, const Buns& from, int kinds, int total) {
-  uint64_t r = rng.bounded(static_cast<uint64_t>(total));
-  for (int k = 0; k < kinds; ++k) {
-    const uint64_t n = static_cast<uint64_t>(from.get(k));
-    if (r < n) return k;
-    r -= n;
-  }
-  return kinds - 1;  // unreachable when total is right
-}
-
 void roll(const Config& c, State& s) {
-  for (int d = 0; d < kDice; ++d) s.dice[d] = static_cast<uint8_t>(s.rng.bounded(c.num_faces[d]));
+  for (int d = 0; d < kDice; ++d) s.dice[d] = static_cast<uint8_t>(roll_die(s.rng, c.num_faces[d]));
 }
 
 // NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
@@ -37,7 +27,7 @@ void top_up_tray(const Config& c, State& s) {
   for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
     const int coloured = s.bag.coloured();
     if (coloured == 0) return;
-    const int k = draw_bun(s.rng, s.bag, kColours, coloured);
+    const int k = draw_kind(s.rng, s.bag, kColours, coloured);
     s.bag.sub(k);
     change_count(s, kHolderTray, s.tray, k, +1);
   }
@@ -74,7 +64,7 @@ void next_turn(const Config& c, State& s) {
   }
   ++s.turn;
   s.roller = static_cast<int8_t>(chooser_of(c, s));
-  s.split = s.chooser_mask = -1;
+  s.split = s.chooser_takes = -1;
   s.die = 0;
   s.draws_left = 0;
   s.phase = kSplitPhase;
@@ -170,7 +160,7 @@ void draw_one(const Config& c, State& s) {
   const int in_bag = s.bag.total();
   if (s.draws_left == 0 || in_bag == 0) return enter_die(c, s, s.die + 1);
   const int p = holder_of(c, s, s.die);
-  const int k = draw_bun(s.rng, s.bag, kKinds, in_bag);
+  const int k = draw_kind(s.rng, s.bag, kKinds, in_bag);
   s.bag.sub(k);
   change_count(s, p, s.front[p], k, +1);
   if (--s.draws_left == 0) enter_die(c, s, s.die + 1);
@@ -305,13 +295,13 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.rng = Rng::from_seed(seed);
   s.turn = 1;
   s.phase = kSplitPhase;
-  s.split = s.chooser_mask = s.winner = -1;
+  s.split = s.chooser_takes = s.winner = -1;
   s.cascade[0] = s.cascade[1] = -1;
   for (int p = 0; p < kMaxPlayers; ++p) s.fish_on[p] = -1;
   for (int k = 0; k < kColours; ++k) s.bag.add(k, c.colour_counts[k]);
   s.bag.add(kFish, c.fish_heads);
   // NB-1: the start player, the tray, then non-matching starting buns seat by seat, the first roll
-  s.roller = static_cast<int8_t>(c.start_player >= 0 ? c.start_player : s.rng.bounded(c.players));
+  s.roller = static_cast<int8_t>(c.start_player >= 0 ? c.start_player : uniform_seat(s.rng, c.players));
   top_up_tray(c, s);
   for (int p = 0; p < c.players; ++p) {
     for (int i = 0; i < c.starting_buns; ++i) {
@@ -320,7 +310,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
         if (s.front[p].get(k)) allowed.sub(k, allowed.get(k));
       const int total = allowed.coloured();
       if (total == 0) break;
-      const int k = draw_bun(s.rng, allowed, kColours, total);
+      const int k = draw_kind(s.rng, allowed, kColours, total);
       s.bag.sub(k);
       s.front[p].add(k);
     }
@@ -362,15 +352,6 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   }
 }
 
-bool Engine::is_legal(const Config& c, const State& s, int a) {
-  if (a < 0 || a >= c.num_actions) return false;
-  int16_t legal[kMaxActions];
-  const int n = legal_actions(c, s, legal);
-  for (int i = 0; i < n; ++i)
-    if (legal[i] == a) return true;
-  return false;
-}
-
 void Engine::apply(const Config& c, State& s, int a) {
   ScalarBlockGuard keyed(s);
   switch (s.phase) {
@@ -380,7 +361,7 @@ void Engine::apply(const Config& c, State& s, int a) {
       s.current = static_cast<int8_t>(derive_current(c, s));
       return;
     case kChoosePhase:
-      s.chooser_mask = static_cast<int8_t>(a - Config::kChoose);
+      s.chooser_takes = static_cast<int8_t>(a - Config::kChoose);
       enter_die(c, s, 0);
       break;
     case kActPhase:

@@ -1,4 +1,4 @@
-"""Nice Buns: options, components, dice, the action space and the observation layout.
+"""Nice Buns: options, components, dice and the action space.
 
 Shared by the C++ core glue and the reference engine; no rules logic lives here (the rules are
 in dimsum.reference.nice_buns and docs/rules/nice_buns.md).
@@ -15,8 +15,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import (ActionSpace, GameConfig, LayoutBuilder, Option, check_provenance, check_seat_option,
-                       load_data, resolve_options)
+from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option, load_data,
+                       resolve_options)
 
 NAME = "nice_buns"
 MAX_PLAYERS = 6          # six plates [RULEBOOK]
@@ -29,9 +29,12 @@ KINDS = COLOURS + ("fish head",)
 DICE = ("small", "medium", "large")
 FACE_ACTIONS = ("draw", "put_back", "take", "give", "steal", "swap")
 DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP = range(6)
-CHOICE_FACES = (PUT_BACK, TAKE, GIVE, STEAL, SWAP)   # faces whose holder decides something
 
 PHASES = ("split", "choose", "act", "fish", "plate", "over")
+SPLIT_PHASE, CHOOSE_PHASE, ACT_PHASE, FISH_PHASE, PLATE_PHASE, OVER = range(len(PHASES))
+NC = len(COLOURS)     # colours
+NK = len(KINDS)       # kinds: the colours and fish heads
+DONE = len(DICE)      # the die pointer after the large die
 
 # The four ways to split the three dice into two groups (NB-2). Each is named by the mask of
 # one group; the other group is its complement. 3/0 is allowed ("very rarely useful").
@@ -253,17 +256,6 @@ def split_name(mask: int) -> str:
     return f"{_group_name(mask)} | {_group_name(7 ^ mask)}"
 
 
-def group_name(mask: int) -> str:
-    return _group_name(mask)
-
-
-def parse_group(text: str) -> int:
-    for m in range(8):
-        if _group_name(m) == text:
-            return m
-    raise ValueError(f"no group of dice is named {text!r}; e.g. 'small+large', 'medium', 'none'")
-
-
 def _action_names(players: int) -> List[str]:
     names = [f"split: {split_name(m)}" for m in SPLITS]
     names += [f"choose group: {_group_name(m)}" for m in range(8)]
@@ -276,33 +268,6 @@ def _action_names(players: int) -> List[str]:
     names += [f"plate {c}" for c in COLOURS]
     names += ["keep buns unplated", "pass"]
     return names
-
-
-FACE_FEATURES = len(FACE_ACTIONS) + 1 + len(COLOURS)   # action one-hot, draw count, take colours
-
-
-def _observation_layout(players: int) -> LayoutBuilder:
-    b = LayoutBuilder()
-    b.add("observer", players, "one-hot: the observing seat (every seat below is an absolute seat number)")
-    b.add("current_player", players, "one-hot: who decides now (all zero when the game is over)")
-    b.add("phase", len(PHASES), f"one-hot: {', '.join(PHASES)}")
-    b.add("turn", 1, "the turn number (1 = the first turn)")
-    b.add("roller", players, "one-hot: who rolled this turn (the chooser is the next seat)")
-    b.add("dice", 3 * FACE_FEATURES,
-          "for small, medium, large: the rolled face as action one-hot (draw, put_back, take, give, steal, "
-          "swap), draw count, and the take colours (blue, green, red, yellow)")
-    b.add("split", len(SPLITS), "one-hot: how the roller split the dice (all zero before the split)")
-    b.add("chooser_dice", 3, "the dice the chooser took (small, medium, large); zero before the choice")
-    b.add("die", 4, "one-hot: the next die to act (small, medium, large, done); zero before the choice")
-    b.add("draws_left", 1, "buns the current draw die still takes from the bag")
-    b.add("bag", len(KINDS), "buns in the bag per kind (public: derivable from everything else)")
-    b.add("tray", len(COLOURS), "buns on the serving tray per colour")
-    b.add("front", players * len(KINDS), "per seat: unplated buns per kind")
-    b.add("fish_on", players * len(COLOURS), "per seat: one-hot colour the fish heads are attached to")
-    b.add("plates", players * len(COLOURS), "per seat: 1 for each colour plated")
-    b.add("cascade", 2 * players, "one-hot seats whose cascade is pending: first (deciding now), second")
-    b.add("winner", players, "one-hot: the winner (all zero unless won)")
-    return b
 
 
 def _max_actions_per_turn(dice: Tuple[Tuple[Face, ...], ...]) -> int:
@@ -342,14 +307,12 @@ def make_config(**options: Any) -> Config:
     coloured = sum(comps["colour_counts"])
     if coloured < comps["tray_size"] + players * comps["starting_buns"]:
         _fail("too few coloured buns for the tray and the starting buns")
-    layout = _observation_layout(players)
     return Config(
         players=players, options=opts,
         colour_counts=comps["colour_counts"], fish_heads=comps["fish_heads"],
         tray_size=comps["tray_size"], starting_buns=comps["starting_buns"],
         set_size=comps["set_size"], greedy_size=comps["greedy_size"], sets_to_win=comps["sets_to_win"],
         dice=dice, action_space=ActionSpace(_action_names(players)),
-        observation_layout=layout.layout(), observation_shape=(layout.size,),
         max_game_length=opts["max_turns"] * _max_actions_per_turn(dice),
         min_return=0.0, max_return=1.0)
 
@@ -384,35 +347,32 @@ def render(d: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The C++ core's view: the config and the state as flat ints (src/dimsum_core/nice_buns/io.cpp)
+# The C++ core's view: its config fields by name (src/dimsum_core/nice_buns/schema.cpp), and the
+# readable dict of its state fields (state_dict.py)
 
-CONFIG_FORMAT = 1
-
-
-def config_ints(cfg: Config) -> List[int]:
-    """format, players, start_player (-1: random), fish_tiebreak, manual_plating, mandatory_dice,
-    fish_movable, max_turns, max_game_length, 4 colour counts, fish heads, tray size, starting
-    buns, set size, greedy size, sets to win; then per die its number of faces and, per face,
-    action, draw count and take-colour bitmask."""
+def config_values(cfg: Config) -> Dict[str, Any]:
     o = cfg.options
-    v = [CONFIG_FORMAT, cfg.players, -1 if o["start_player"] is None else o["start_player"],
-         FISH_TIEBREAK.index(o["fish_tiebreak"]), int(o["manual_plating"]), int(o["mandatory_dice"]),
-         int(o["fish_movable"]), o["max_turns"], cfg.max_game_length, *cfg.colour_counts, cfg.fish_heads,
-         cfg.tray_size, cfg.starting_buns, cfg.set_size, cfg.greedy_size, cfg.sets_to_win]
-    for die in cfg.dice:
-        v.append(len(die))
-        for f in die:
-            v += [f.action, f.count, sum(1 << c for c in f.colours)]
-    return v
+    values: Dict[str, Any] = {
+        "players": cfg.players, "start_player": -1 if o["start_player"] is None else o["start_player"],
+        "fish_tiebreak": FISH_TIEBREAK.index(o["fish_tiebreak"]), "manual_plating": int(o["manual_plating"]),
+        "mandatory_dice": int(o["mandatory_dice"]), "fish_movable": int(o["fish_movable"]),
+        "max_turns": o["max_turns"], "max_game_length": cfg.max_game_length,
+        "colour_counts": list(cfg.colour_counts), "fish_heads": cfg.fish_heads, "tray_size": cfg.tray_size,
+        "starting_buns": cfg.starting_buns, "set_size": cfg.set_size, "greedy_size": cfg.greedy_size,
+        "sets_to_win": cfg.sets_to_win,
+    }
+    for name, die in zip(DICE, cfg.dice):
+        values[f"{name}_die"] = [[f.action, f.count, sum(1 << c for c in f.colours)] for f in die]
+    return values
 
 
-def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
-    from .state_dict import ints_to_fields, state_to_dict
+def dict_from_fields(cfg: Config, fields: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
 
-    return state_to_dict(ints_to_fields(cfg, ints))
+    return CODEC.to_dict(cfg, fields)
 
 
-def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
-    from .state_dict import fields_to_ints, state_fields_from_dict
+def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
 
-    return fields_to_ints(cfg, state_fields_from_dict(cfg, d))
+    return CODEC.from_dict(cfg, d)

@@ -1,0 +1,195 @@
+// Nice Buns' states from outside: validation of untrusted states (bytes, dicts; for both
+// engines). The fields themselves are declared in schema.cpp. Resampling is the default
+// (common/engine.hpp): only the bag's order is hidden (NB-12), so a state is reseeded.
+#include <bit>
+
+#include "../common/errors.hpp"
+#include "engine.hpp"
+
+namespace dimsum::nice_buns {
+namespace {
+
+constexpr const char* kKindNames[kKinds] = {"blue", "green", "red", "yellow", "fish head"};
+constexpr const char* kDieNames[kDice] = {"small", "medium", "large"};
+
+// Why seat p is not at rest after its cascade (NB-7 to NB-9): false with the message, naming
+// the field, in err.
+bool at_rest(const Config& c, const State& s, int p, char* err, int errlen) {
+  const Buns& f = s.front[p];
+  const int fish = f.get(kFish), coloured = f.coloured(), on = s.fish_on[p];
+  if (fish == 0 || coloured == 0) {
+    if (on >= 0)
+      return fail(err, errlen, "nice_buns state field 'fish_on'[%d]: %s; fish_on is null without fish heads or "
+                  "without coloured buns", p, kKindNames[on]);
+  } else if (on < 0 || f.get(on) != f.largest_colour_count()) {
+    return fail(err, errlen, "nice_buns state field 'fish_on'[%d]: %s; the fish heads must be on a largest set (NB-7)",
+                p, on < 0 ? "null" : kKindNames[on]);
+  }
+  for (int k = 0; k < kColours; ++k)
+    if (f.get(k) + (on == k ? fish : 0) >= c.greedy_size)
+      return fail(err, errlen, "nice_buns state field 'front'[%d]: a %s set of %d or more; it must have gone back "
+                  "(NB-8)", p, kKindNames[k], c.greedy_size);
+  if (coloured == 0 && fish >= c.greedy_size)
+    return fail(err, errlen, "nice_buns state field 'front'[%d]: %d or more fish heads; they must have gone back (NB-8)",
+                p, c.greedy_size);
+  if (const unsigned doubled = f.colours_with(c.set_size) & s.plates[p])
+    return fail(err, errlen, "nice_buns state field 'front'[%d]: a second %s set; it must have gone back (no doubles)",
+                p, kKindNames[std::countr_zero(doubled)]);
+  if (const unsigned ready = f.colours_with(c.set_size); fish == 0 && !c.manual_plating && ready)
+    return fail(err, errlen, "nice_buns state field 'front'[%d]: an unplated %s set; it must have been plated "
+                "(NB-9, automatic plating)", p, kKindNames[std::countr_zero(ready)]);
+  return true;
+}
+
+bool in_cascade(const State& s, int p) {
+  return (s.cascade_len > 0 && s.cascade[0] == p) || (s.cascade_len > 1 && s.cascade[1] == p);
+}
+
+}  // namespace
+
+// Everything a state from outside (bytes, a dict) must satisfy before the rules may touch it.
+// Messages name the field: "nice_buns state field '<name>': <what is wrong>; <what is allowed>".
+bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
+  const int P = c.players;
+  const int ph = s.phase;
+  // -- each field in its range (bytes skip the per-field bounds of a dict) -----------------------
+  if (!in_range(ph, kSplitPhase, kOver))
+    return fail(err, errlen, "nice_buns state field 'phase': %d; 0 split to 5 over", ph);
+  if (!in_range(s.turn, 1, c.max_turns))
+    return fail(err, errlen, "nice_buns state field 'turn': %u; 1 to max_turns (%d)", s.turn, c.max_turns);
+  if (!in_range(s.roller, 0, P - 1))
+    return fail(err, errlen, "nice_buns state field 'roller': %d; a seat in [0, %d]", s.roller, P - 1);
+  if (!in_range(s.split, -1, 3))
+    return fail(err, errlen, "nice_buns state field 'split': %d; -1 or a split in [0, 3]", s.split);
+  if (!in_range(s.chooser_takes, -1, 7))
+    return fail(err, errlen, "nice_buns state field 'chooser_takes': %d; -1 or a group of dice", s.chooser_takes);
+  if (!in_range(s.die, 0, kDone))
+    return fail(err, errlen, "nice_buns state field 'die': %d; 0 small to 3 done", s.die);
+  if (!in_range(s.draws_left, 0, kMaxDraw))
+    return fail(err, errlen, "nice_buns state field 'draws_left': %d; 0 to %d", s.draws_left, kMaxDraw);
+  if (!in_range(s.winner, -1, P - 1))
+    return fail(err, errlen, "nice_buns state field 'winner': %d; -1 or a seat in [0, %d]", s.winner, P - 1);
+  if (!in_range(s.current, -1, P - 1))
+    return fail(err, errlen, "nice_buns state field 'current_player': %d; -1 or a seat in [0, %d]", s.current, P - 1);
+  for (int d = 0; d < kDice; ++d)
+    if (s.dice[d] >= c.num_faces[d])
+      return fail(err, errlen, "nice_buns state field 'dice'[%d]: face %d; the %s die has faces 0-%d", d, s.dice[d],
+                  kDieNames[d], c.num_faces[d] - 1);
+  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
+    return fail(err, errlen, "nice_buns state field 'rng': all zero; an all-zero generator never leaves zero");
+  if (s.reserved_[0] | s.reserved_[1])
+    return fail(err, errlen, "nice_buns state field 'reserved': set; reserved bytes are zero");
+  if (s.cascade_len > 2)
+    return fail(err, errlen, "nice_buns state field 'cascade': %d seats; at most two", s.cascade_len);
+  for (int i = 0; i < 2; ++i)
+    if (i < s.cascade_len ? !in_range(s.cascade[i], 0, P - 1) : s.cascade[i] != -1)
+      return fail(err, errlen, "nice_buns state field 'cascade'[%d]: %d; the pending seats first, -1 after them", i,
+                  s.cascade[i]);
+  if (s.cascade_len == 2 && s.cascade[0] == s.cascade[1])
+    return fail(err, errlen, "nice_buns state field 'cascade': seat %d appears twice; distinct seats", s.cascade[0]);
+  if (s.chooser_takes >= 0 &&
+      (s.split < 0 || (s.chooser_takes != kSplits[s.split] && s.chooser_takes != (7 ^ kSplits[s.split]))))
+    return fail(err, errlen, "nice_buns state field 'chooser_takes': %d with split %d; a group of the split, taken "
+                "only after the split", s.chooser_takes, s.split);
+  if (s.bag.w >> (8 * kKinds) || s.tray.w >> (8 * kColours))
+    return fail(err, errlen, "nice_buns state field 'bag': a bun of an unknown kind (bag or tray); the kinds are the "
+                "four colours and fish heads (not on the tray)");
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    if (p >= P ? (s.front[p].w || s.fish_on[p] != -1 || s.plates[p])
+               : (s.front[p].w >> (8 * kKinds) || s.plates[p] > 15 || !in_range(s.fish_on[p], -1, kColours - 1)))
+      return fail(err, errlen, "nice_buns state field 'front'[%d]: bad buns, fish_on or plate; seats 0-%d, known kinds "
+                  "and colours", p, P - 1);
+  }
+  // -- conservation: every bun is in exactly one place -------------------------------------------
+  for (int k = 0; k < kKinds; ++k) {
+    int total = s.bag.get(k);
+    for (int p = 0; p < P; ++p) total += s.front[p].get(k) + (k < kColours ? c.set_size * (s.plates[p] >> k & 1) : 0);
+    if (k < kColours) total += s.tray.get(k);
+    const int expected = k < kColours ? c.colour_counts[k] : c.fish_heads;
+    if (total != expected)
+      return fail(err, errlen, "nice_buns state field 'bag': %s: bag + tray + fronts + plates hold %d buns; the game "
+                  "has %d", kKindNames[k], total, expected);
+  }
+  const int on_tray = s.tray.total(kColours);
+  if (on_tray > c.tray_size)
+    return fail(err, errlen, "nice_buns state field 'tray': %d buns; at most %d", on_tray, c.tray_size);
+  if (on_tray < c.tray_size && s.bag.coloured() > 0)
+    return fail(err, errlen, "nice_buns state field 'tray': %d buns while the bag holds coloured buns; %d (NB-10: it "
+                "refills at once)", on_tray, c.tray_size);
+  // -- the phase ---------------------------------------------------------------------------------
+  int won = -1, winners = 0;
+  for (int p = 0; p < P; ++p)
+    if (std::popcount(static_cast<unsigned>(s.plates[p])) >= c.sets_to_win) won = p, ++winners;
+  if (winners > 1)
+    return fail(err, errlen, "nice_buns state field 'plate': %d seats have completed their plates; at most one",
+                winners);
+  if (won != s.winner)
+    return fail(err, errlen, "nice_buns state field 'winner': %d; the seat that completed its plate (%d), or -1", s.winner,
+                won);
+  if (ph == kOver && s.winner < 0 && !(static_cast<int32_t>(s.turn) == c.max_turns && s.die == kDone))
+    return fail(err, errlen, "nice_buns state field 'phase': over, not won, at turn %u die %d; a game is over when it "
+                "is won or when the last turn (max_turns) is done", s.turn, s.die);
+  if (ph != kOver && s.winner >= 0)
+    return fail(err, errlen, "nice_buns state field 'phase': %d with a winner; a won game is over", ph);
+  if (ph == kSplitPhase || ph == kChoosePhase) {
+    if ((s.split >= 0) != (ph == kChoosePhase) || s.chooser_takes >= 0)
+      return fail(err, errlen, "nice_buns state field 'split': %d in phase %d; set in the choose phase only, and "
+                  "chooser_takes is null before the choice", s.split, ph);
+    if (s.die != 0 || s.draws_left)
+      return fail(err, errlen, "nice_buns state field 'die': %d (draws_left %d); before the choice the die is 'small' "
+                  "and draws_left 0", s.die, s.draws_left);
+  } else if (s.chooser_takes < 0) {
+    return fail(err, errlen, "nice_buns state field 'chooser_takes': null in phase %d; set once the dice are chosen",
+                ph);
+  }
+  const bool deciding = ph == kFishPhase || ph == kPlatePhase;
+  if (deciding != (s.cascade_len > 0))
+    return fail(err, errlen, "nice_buns state field 'cascade': %d seats in phase %d; the deciding seat first in the "
+                "fish and plate phases, empty otherwise", s.cascade_len, ph);
+  const bool at_draw = s.die < kDone && face_of(c, s, s.die).action == kDraw;
+  const int count = at_draw ? face_of(c, s, s.die).count : 0;
+  if (deciding && at_draw ? !in_range(s.draws_left, 1, count)
+      : ph == kOver && at_draw ? s.draws_left > count
+                               : s.draws_left != 0)
+    return fail(err, errlen, "nice_buns state field 'draws_left': %d; only a draw die still drawing has draws left "
+                "(at most %d here)", s.draws_left, count);
+  if (ph == kActPhase && (s.die == kDone || at_draw))
+    return fail(err, errlen, "nice_buns state field 'die': %d in the act phase; a die that asks a decision (not a "
+                "draw die)", s.die);
+  if (!(ph == kOver && s.winner >= 0))
+    for (int p = 0; p < P; ++p)
+      if (!in_cascade(s, p) && !at_rest(c, s, p, err, errlen)) return false;
+  if (ph == kFishPhase) {
+    const int p = s.cascade[0];
+    const Buns& f = s.front[p];
+    if (c.fish_tiebreak != 0)
+      return fail(err, errlen, "nice_buns state field 'phase': fish; the fish phase exists only with "
+                  "fish_tiebreak='owner'");
+    if (f.get(kFish) == 0 || f.coloured() == 0 || s.fish_on[p] >= 0 ||
+        std::popcount(f.colours_with(f.largest_colour_count())) < 2)
+      return fail(err, errlen, "nice_buns state field 'front'[%d]: no fish choice is due; a fish choice needs fish "
+                  "heads, two or more tied largest sets and fish_on null", p);
+  }
+  if (ph == kPlatePhase) {
+    const int p = s.cascade[0];
+    if (!c.manual_plating)
+      return fail(err, errlen, "nice_buns state field 'phase': plate; the plate phase exists only with "
+                  "manual_plating=True");
+    if (!at_rest(c, s, p, err, errlen)) return false;
+    if (s.front[p].get(kFish) || !(s.front[p].colours_with(c.set_size) & ~static_cast<unsigned>(s.plates[p])))
+      return fail(err, errlen, "nice_buns state field 'front'[%d]: no plate choice is due; the plate phase needs no "
+                  "fish heads and a set to plate", p);
+  }
+  if (ph == kActPhase) {
+    int16_t options[kMaxActions];
+    if (die_options(c, s, options) < 2)
+      return fail(err, errlen, "nice_buns state field 'phase': act with fewer than two legal actions; a die with fewer "
+                  "than two legal actions is resolved automatically, build the position one step earlier (e.g. in "
+                  "the choose phase)");
+  }
+  if (const int derived = derive_current(c, s); s.current != derived)
+    return fail(err, errlen, "nice_buns state field 'current_player': %d; the position gives %d", s.current, derived);
+  return true;
+}
+
+}  // namespace dimsum::nice_buns
