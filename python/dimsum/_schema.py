@@ -191,28 +191,40 @@ class Key:
     encode: Optional[Encode] = None
     decode: Optional[Decode] = None
     fields: Tuple[str, ...] = ()
-    required: bool = True  # an optional key left out is derived by the codec's `derive`
+    required: bool = True  # a key a dict may leave out: its field then reads `default`
+    default: Any = None
 
     @property
     def field_name(self) -> str:
         return self.field or self.name
 
 
+@dataclass(frozen=True)
+class ConfigKey:
+    """A key of the readable dict that shows a value of the config (the number of players), not
+    a state field: ``to_dict`` shows ``value(cfg)``; ``from_dict`` checks it and sets no field."""
+
+    name: str
+    value: Callable[[Any], Any]
+
+
 class DictCodec:
     """A game's readable dict: ``{"game": name, key: value, ...}`` from the named state fields
     and back. Fields that no key shows are derived by the game (``derive``), never guessed."""
 
-    def __init__(self, game: str, keys: Sequence[Key],
+    def __init__(self, game: str, keys: Sequence[Any],
                  derive: Optional[Callable[[Any, Dict[str, Any]], None]] = None) -> None:
         self.game = game
-        self.keys = tuple(keys)
+        self.keys = tuple(keys)  # Key or ConfigKey, in the dict's order
         self.names = ("game",) + tuple(k.name for k in self.keys)
         self.derive = derive
 
     def to_dict(self, cfg: Any, fields: Mapping[str, Any]) -> Dict[str, Any]:
         d: Dict[str, Any] = {"game": self.game}
         for k in self.keys:
-            if k.fields:
+            if isinstance(k, ConfigKey):
+                d[k.name] = k.value(cfg)
+            elif k.fields:
                 d[k.name] = k.encode(cfg, {name: fields[name] for name in k.fields})
             else:
                 v = fields[k.field_name]
@@ -222,7 +234,7 @@ class DictCodec:
     def from_dict(self, cfg: Any, d: Any) -> Dict[str, Any]:
         if not isinstance(d, Mapping):
             raise TypeError(f"a {self.game} state dict is a dict, got {type(d).__name__}")
-        optional = {k.name for k in self.keys if not k.required}
+        optional = {k.name for k in self.keys if isinstance(k, Key) and not k.required}
         missing = [k for k in self.names if k not in d and k != "game" and k not in optional]
         unknown = sorted(str(k) for k in set(d) - set(self.names))
         if missing or unknown:
@@ -232,8 +244,12 @@ class DictCodec:
             raise field_error(self.game, "game", f"got {d['game']!r:.40}", f"this is a {self.game} state")
         fields: Dict[str, Any] = {}
         for k in self.keys:
-            if k.name not in d:
-                continue  # an optional key: derive() fills its fields
+            if isinstance(k, ConfigKey):
+                _check_config_key(self.game, k, cfg, d[k.name])
+                continue
+            if k.name not in d:  # an optional key left out
+                fields[k.field_name] = k.default
+                continue
             v = d[k.name]
             if k.fields:
                 fields.update(k.decode(cfg, v, Fail(self.game, k.name)))
@@ -244,7 +260,20 @@ class DictCodec:
         return fields
 
 
+def _check_config_key(game: str, k: ConfigKey, cfg: Any, got: Any) -> None:
+    want = k.value(cfg)
+    if isinstance(want, int) and not _is_int(got):
+        raise field_type_error(game, k.name, f"got {type(got).__name__} {got!r:.40}", "an int is allowed")
+    if got != want:
+        raise field_error(game, k.name, f"got {got!r:.40}", f"this game has {want!r}")
+
+
 # -- key types: the readable forms every game uses ---------------------------------------------
+
+def integer() -> Dict[str, Any]:
+    """An int field shown as is; a value of another type is a TypeError naming the key."""
+    return {"decode": _plain_int}
+
 
 def enum(names: Sequence[str]) -> Dict[str, Any]:
     """An int field shown as one of ``names``."""
@@ -339,59 +368,3 @@ def optional_name(vocabulary: Callable[[Any], Sequence[str]]) -> Dict[str, Any]:
 
     return {"encode": lambda cfg, v: None if v < 0 else vocabulary(cfg)[v], "decode": decode}
 
-
-# -- keys that show the config rather than a state field, and keys a dict may leave out ----------
-
-@dataclass(frozen=True)
-class ConfigKey:
-    """A key of the readable dict that shows a value of the config (the number of players), not
-    a state field: ``to_dict`` shows ``value(cfg)``; ``from_dict`` checks it and sets no field."""
-
-    name: str
-    value: Callable[[Any], Any]
-
-
-class ExtendedDictCodec(DictCodec):
-    """A ``DictCodec`` whose keys may also be ``ConfigKey``s, and whose ``optional`` keys may be
-    left out of a dict: the value given for each is then read in its place (e.g. a value the core
-    derives from the rest of the position)."""
-
-    def __init__(self, game: str, keys: Sequence[Any], derive: Optional[Callable[[Any, Dict[str, Any]], None]] = None,
-                 optional: Optional[Mapping[str, Any]] = None) -> None:
-        super().__init__(game, [k for k in keys if not isinstance(k, ConfigKey)], derive)
-        self.all_keys = tuple(keys)
-        self.config_keys = tuple(k for k in keys if isinstance(k, ConfigKey))
-        self.all_names = ("game",) + tuple(k.name for k in keys)
-        self.optional = dict(optional or {})
-
-    def to_dict(self, cfg: Any, fields: Mapping[str, Any]) -> Dict[str, Any]:
-        d: Dict[str, Any] = {"game": self.game}
-        for k in self.all_keys:
-            if isinstance(k, ConfigKey):
-                d[k.name] = k.value(cfg)
-            elif k.fields:
-                d[k.name] = k.encode(cfg, {name: fields[name] for name in k.fields})
-            else:
-                v = fields[k.field_name]
-                d[k.name] = k.encode(cfg, v) if k.encode else v
-        return d
-
-    def from_dict(self, cfg: Any, d: Any) -> Dict[str, Any]:
-        if not isinstance(d, Mapping):
-            raise TypeError(f"a {self.game} state dict is a dict, got {type(d).__name__}")
-        missing = [k for k in self.all_names if k not in d and k != "game" and k not in self.optional]
-        unknown = sorted(str(k) for k in set(d) - set(self.all_names))
-        if missing or unknown:
-            raise ValueError(f"{self.game} state dict: missing keys {missing}, unknown keys {unknown}; "
-                             f"the keys are {list(self.all_names)}")
-        for k in self.config_keys:
-            want, got = k.value(cfg), d[k.name]
-            if isinstance(want, int) and (isinstance(got, bool) or not _is_int(got)):
-                raise TypeError(f"{self.game} state field {k.name!r}: got {type(got).__name__} {got!r:.40}; "
-                                f"an int is allowed")
-            if got != want:
-                raise field_error(self.game, k.name, f"got {got!r:.40}", f"this game has {want}")
-        rest = {name: v for name, v in d.items() if name not in {k.name for k in self.config_keys}}
-        for name, v in self.optional.items():
-            rest.setdefault(name, v)
-        return super().from_dict(cfg, rest)

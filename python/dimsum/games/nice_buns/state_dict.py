@@ -10,50 +10,25 @@ both engines), which names the field that is wrong.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping
 
-from ..._schema import ConfigKey, ExtendedDictCodec, Fail, Key, _is_int, enum, optional
+from ..._schema import ConfigKey, DictCodec, Fail, Key, enum, integer, named_counts, optional
 from . import COLOURS, DICE, KINDS, NAME, PHASES, SPLITS, _group_name, split_name
 
 DERIVE_CURRENT = -2   # the core's kDeriveCurrent: a dict that leaves current_player out
-INT64 = 1 << 63
 
-
-def _int_value(cfg: Any, v: Any, fail: Fail) -> int:
-    if isinstance(v, bool) or not _is_int(v):
-        raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(v).__name__} {v!r:.40}; an int is allowed")
-    if not -INT64 <= v < INT64:
-        fail(f"got {v}", "a 64-bit int is allowed")
-    return int(v)
+INT = integer()
 
 
 def _seat_value(cfg: Any, v: Any, fail: Fail) -> int:
-    seat = _int_value(cfg, v, fail)
+    seat = INT["decode"](cfg, v, fail)
     if seat < 0:
         fail(f"got {seat}", f"a seat in [0, {cfg.players - 1}] is allowed")
     return seat
 
 
-INT = {"decode": _int_value}
 SEAT = {"decode": _seat_value}
-
-
-def _counts(kinds: Sequence[str]) -> Dict[str, Any]:
-    """A count per kind shown as {kind: count}, every kind shown; missing kinds read as 0."""
-
-    def encode(cfg: Any, counts: List[int]) -> Dict[str, int]:
-        return {kinds[k]: counts[k] for k in range(len(kinds))}
-
-    def decode(cfg: Any, value: Any, fail: Fail) -> List[int]:
-        if not isinstance(value, Mapping):
-            raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(value).__name__}; "
-                            f"a dict of counts by name is allowed")
-        for name in value:
-            if name not in kinds:
-                fail(f"unknown name {name!r:.40}", f"the names are {list(kinds)}")
-        return [_int_value(cfg, value.get(kind, 0), fail.at(kind)) for kind in kinds]
-
-    return {"encode": encode, "decode": decode}
+BUNS = named_counts(lambda cfg: KINDS, zeros=True)
 
 
 def _dice() -> Dict[str, Any]:
@@ -70,7 +45,7 @@ def _dice() -> Dict[str, Any]:
             entry, at = value[die], fail.at(die)
             if not isinstance(entry, Mapping) or not set(entry) <= {"face", "shows"} or "face" not in entry:
                 at(f"got {entry!r:.60}", "a dict {'face': index, 'shows': name} ('shows' may be left out)")
-            face = _int_value(cfg, entry["face"], at.at("face"))
+            face = INT["decode"](cfg, entry["face"], at.at("face"))
             if "shows" in entry:
                 names = [f.name for f in cfg.dice[d]]
                 if not 0 <= face < len(names):
@@ -99,7 +74,7 @@ def _seats() -> Dict[str, Any]:
     """The fields front, fish_on and plate, shown seat by seat."""
 
     def encode(cfg: Any, f: Mapping[str, Any]) -> List[Dict[str, Any]]:
-        front = _counts(KINDS)["encode"]
+        front = BUNS["encode"]
         return [{"front": front(cfg, f["front"][p]),
                  "fish_on": None if f["fish_on"][p] < 0 else COLOURS[f["fish_on"][p]],
                  "plate": [COLOURS[k] for k in range(len(COLOURS)) if f["plate"][p] >> k & 1]}
@@ -110,7 +85,7 @@ def _seats() -> Dict[str, Any]:
         if not isinstance(value, list) or len(value) != n:
             fail(f"got {value!r:.60}", f"a list of {n} seats")
         out: Dict[str, Any] = {"front": [], "fish_on": [], "plate": []}
-        front = _counts(KINDS)["decode"]
+        front = BUNS["decode"]
         for p, seat in enumerate(value):
             at = fail.at(p)
             if not isinstance(seat, Mapping) or set(seat) != {"front", "fish_on", "plate"}:
@@ -130,10 +105,10 @@ def _seats() -> Dict[str, Any]:
     return {"encode": encode, "decode": decode}
 
 
-CODEC = ExtendedDictCodec(NAME, (
+CODEC = DictCodec(NAME, (
     ConfigKey("players", lambda cfg: cfg.players),
     Key("phase", **enum(PHASES)),
-    Key("current_player", **INT),
+    Key("current_player", required=False, default=DERIVE_CURRENT, **INT),
     Key("turn", **INT),
     Key("roller", **INT),
     Key("dice", **_dice()),
@@ -142,9 +117,9 @@ CODEC = ExtendedDictCodec(NAME, (
     Key("die", **enum(DICE + ("done",))),
     Key("draws_left", **INT),
     Key("cascade", **_cascade()),
-    Key("bag", **_counts(KINDS)),
-    Key("tray", **_counts(COLOURS)),
+    Key("bag", **BUNS),
+    Key("tray", **named_counts(lambda cfg: COLOURS, zeros=True)),
     Key("seats", fields=("front", "fish_on", "plate"), **_seats()),
     Key("winner", **optional(SEAT)),
     Key("rng"),
-), optional={"current_player": DERIVE_CURRENT})
+))
