@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Tuple
 
 from .._common import TERMINAL, IllegalActionError, check_int, describe_actions
 
