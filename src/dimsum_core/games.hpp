@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "dim_sum_jam/engine.hpp"
 #include "yum_cha/engine.hpp"
 
 namespace dimsum {
@@ -12,7 +13,7 @@ namespace dimsum {
 template <class... G>
 struct GameList {};
 
-using AllGames = GameList<yum_cha::Engine>;  // WIP: nice_buns, dim_sum_jam being ported
+using AllGames = GameList<yum_cha::Engine, dim_sum_jam::Engine>;  // WIP: nice_buns being ported
 
 // Calls f.template operator()<G>() for the game named `name`; returns false if none is.
 template <class F, class... G>
