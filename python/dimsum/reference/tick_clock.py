@@ -103,9 +103,6 @@ class TickClock:
             raise ValueError(f"clock capacity must be {capacity} for this game, got {clock.capacity}")
         return clock
 
-    def view(self) -> "ClockView":
-        return ClockView(self)
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TickClock) and self.to_dict() == other.to_dict()
 
