@@ -111,8 +111,8 @@ struct Engine {
   // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
   static bool validate(const Config& c, const State& s, char* err, int errlen);
 
-  // rules.cpp: time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns the
-  // ticks charged. check_ticks says whether `ticks` may be charged at all in this config.
+  // rules.cpp: time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns
+  // the ticks charged. check_ticks says whether `ticks` may be charged at all in this config.
   static bool check_ticks(const Config& c, int64_t ticks, char* err, int errlen);
   static int64_t apply_timed(const Config& c, State& s, int action, int64_t ticks);
   static void advance(const Config& c, State& s, int64_t ticks);

@@ -2,8 +2,8 @@
 // (dimsum.games.dim_sum_jam.config_values), the state fields behind to_dict / state_from_dict /
 // state.field(name), and the observation slices. common/schema.hpp walks these tables.
 #include <algorithm>
-#include <bit>
 
+#include "../common/bits.hpp"
 #include "../common/schema.hpp"
 #include "engine.hpp"
 
@@ -183,7 +183,8 @@ constexpr SF kFields[] = {
     {"clock_lying", "the hourglass lies on its side (frozen)", one, flag,
      [](const Config&, const State& s, int) -> int64_t { return s.clock.lying; },
      [](const Config&, State& s, int, int64_t v) { s.clock.lying = narrow<uint8_t>(v); }},
-    {"outcome", "-1 running, 0 win, 1 deck_out, 2 complaints", one, [](const Config&) { return Bounds{kRunning, kComplaints}; },
+    {"outcome", "-1 running, 0 win, 1 deck_out, 2 complaints", one,
+     [](const Config&) { return Bounds{kRunning, kComplaints}; },
      [](const Config&, const State& s, int) -> int64_t { return s.outcome; },
      [](const Config&, State& s, int, int64_t v) { s.outcome = narrow<int8_t>(v); }},
     {"rng", "the generator's four state words", [](const Config&) { return vector(4); }, word,
@@ -205,8 +206,8 @@ constexpr OS kObservation[] = {
      one_hot},
     {"bag", "tokens in the bag (public by deduction)", tokens, one_hot},
     {"discard", "tokens in the discard pile", tokens, one_hot},
-    {"table_cards", "one-hot card on each table (none when empty)", [](const Config& c) { return kTables * c.num_cards; },
-     one_hot},
+    {"table_cards", "one-hot card on each table (none when empty)",
+     [](const Config& c) { return kTables * c.num_cards; }, one_hot},
     {"table_empty_icons", "empty icon spaces per table and type", [](const Config&) { return kTables * kTypes; },
      [](const Config& c) { return Bounds{0, c.most_same_icons}; }},
     {"table_tokens", "tokens lying on each table's card", [](const Config&) { return kTables * kTokens; }, one_hot},
@@ -217,12 +218,15 @@ constexpr OS kObservation[] = {
      [](const Config& c) { return 2 * c.deck_length; }, one_hot},
     {"cards_out", "cards fulfilled and out of the game", cards, one_hot},
     {"counts", "tea supply, tea on reception, complaints, complaints left, deck size", [](const Config&) { return 5; },
-     [](const Config& c) { return Bounds{0, std::max({int{c.tea_supply}, int{c.complaint_limit}, int{c.deck_length}})}; }},
+     [](const Config& c) {
+       return Bounds{0, std::max({int{c.tea_supply}, int{c.complaint_limit}, int{c.deck_length}})};
+     }},
     {"clock", "top/capacity, bottom/capacity, lying down, time on", [](const Config&) { return 4; }, one_hot},
     {"turn", "direction is reversed, case III taken this turn, free redraws, draw pending, reverse token used, "
      "discarder relative seat (-1 none)", [](const Config&) { return 6; },
      [](const Config& c) { return Bounds{-1, std::max({1, int{c.max_free_redraws}, c.players - 1})}; }},
-    {"outcome", "one-hot ending (all zero while the game runs)", [](const Config&) { return kComplaints + 1; }, one_hot},
+    {"outcome", "one-hot ending (all zero while the game runs)", [](const Config&) { return kComplaints + 1; },
+     one_hot},
 };
 
 }  // namespace
@@ -261,12 +265,12 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
     c.most_icons = static_cast<uint8_t>(std::max<int>(c.most_icons, n));
   }
   c.all_cards = c.vip_mask | c.regular_mask;
-  if (std::popcount(c.regular_mask) < c.deck_top_regular + c.deck_bottom_regular)
+  if (count_bits(c.regular_mask) < c.deck_top_regular + c.deck_bottom_regular)
     return fail(err, errlen, "dim_sum_jam config field 'cards': %d regular cards; the deck needs %d",
-                std::popcount(c.regular_mask), c.deck_top_regular + c.deck_bottom_regular);
-  if (std::popcount(c.vip_mask) < c.deck_vips + c.extra_vips)
+                count_bits(c.regular_mask), c.deck_top_regular + c.deck_bottom_regular);
+  if (count_bits(c.vip_mask) < c.deck_vips + c.extra_vips)
     return fail(err, errlen, "dim_sum_jam config field 'cards': %d VIP cards; the deck needs %d",
-                std::popcount(c.vip_mask), c.deck_vips + c.extra_vips);
+                count_bits(c.vip_mask), c.deck_vips + c.extra_vips);
   for (int types = 0; types < (1 << kTypes); ++types)
     for (int y = 0; y < kTypes; ++y)
       if (types >> y & 1) c.type_tokens[types] |= 0x7Full << (7 * y);
