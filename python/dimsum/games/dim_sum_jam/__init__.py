@@ -406,8 +406,8 @@ def _make_state_class() -> type:
         @property
         def clock(self) -> ClockView:
             """A read-only view of the hourglass: top, capacity, bottom, lying_down, ran_out."""
-            return ClockView(TickClock(self.field("clock_capacity"), self.field("clock_top"),
-                                       bool(self.field("clock_lying"))))
+            return ClockView(TickClock.of_valid(self.field("clock_capacity"), self.field("clock_top"),
+                                                bool(self.field("clock_lying"))))
 
         @property
         def outcome(self) -> Any:
