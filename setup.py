@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORE = os.path.join("src", "dimsum_core")
 MSVC = sys.platform == "win32"
 
-core_sources = sorted(f for f in glob(os.path.join(CORE, "**", "*.cpp"), recursive=True) if "dim_sum_jam" not in f)  # WIP
+core_sources = sorted(glob(os.path.join(CORE, "**", "*.cpp"), recursive=True))
 # an extension relinks when any core file changes (the static library is not tracked by itself)
 core_files = core_sources + sorted(glob(os.path.join(CORE, "**", "*.hpp"), recursive=True))
 

@@ -170,6 +170,7 @@ cdef class Game:
     cdef object module                 # dimsum.games.<name>
     cdef readonly tuple state_fields   # FieldSpec per state field, in the core's order
     cdef dict field_index              # field name -> its index in state_fields
+    cdef dict scalar_index             # the same for one-int fields that are not words (field's fast path)
     cdef readonly tuple observation_layout   # Slice per observation slice
     cdef tuple _slice_bounds           # (lo, hi) per observation slice
     cdef object _bounds                # (low, high) float32 arrays, made on first use
@@ -222,6 +223,7 @@ cdef class Game:
         self.max_game_length = info.max_game_length
         self.state_fields = _field_specs(infos, self.api.state_fields(self.config, infos))
         self.field_index = {f.name: i for i, f in enumerate(self.state_fields)}
+        self.scalar_index = {f.name: i for i, f in enumerate(self.state_fields) if not f.shape and not f.word}
         cdef int n = self.api.observation_slices(self.config, infos)
         self.observation_layout = tuple(Slice(infos[i].name.decode(), infos[i].offset, infos[i].offset + infos[i].cols,
                                               infos[i].doc.decode()) for i in range(n))
@@ -576,6 +578,11 @@ cdef class State:
     def field(self, str name):
         """One state field by name (an int, or a list for a shaped field): ``state.field("round")``."""
         cdef Game g = self.game
+        cdef int64_t one
+        index = g.scalar_index.get(name)
+        if index is not None:  # one plain int (a phase, a count): no list, no unflatten
+            g.api.read_field(g.config, self.buf, index, &one)
+            return one
         index = g.field_index.get(name)
         if index is None:
             raise KeyError(f"{g.name} has no state field {name!r}; the fields are {list(g.field_index)}")

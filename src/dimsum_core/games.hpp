@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "dim_sum_jam/engine.hpp"
 #include "nice_buns/engine.hpp"
 #include "yum_cha/engine.hpp"
 
@@ -13,7 +14,7 @@ namespace dimsum {
 template <class... G>
 struct GameList {};
 
-using AllGames = GameList<yum_cha::Engine, nice_buns::Engine>;  // WIP: dim_sum_jam being ported
+using AllGames = GameList<yum_cha::Engine, nice_buns::Engine, dim_sum_jam::Engine>;
 
 // Calls f.template operator()<G>() for the game named `name`; returns false if none is.
 template <class F, class... G>

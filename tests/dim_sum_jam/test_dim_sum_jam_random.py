@@ -157,3 +157,25 @@ def test_pickle_and_copy_round_trip(engine):
     s.apply(s.legal_actions()[0])
     for other in (pickle.loads(pickle.dumps(s)), copy.copy(s), copy.deepcopy(s)):
         assert other.to_dict() == s.to_dict() and other.legal_actions() == s.legal_actions()
+
+
+@pytest.mark.parametrize("opts", CONFIGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+def test_observations_stay_inside_the_declared_bounds(opts):
+    import numpy as np
+
+    import dimsum
+
+    game = dimsum.make(GAME, **opts)
+    low, high = game.observation_bounds
+    assert low.shape == high.shape == game.observation_shape
+    for seed in range(3):
+        state, rng = game.new_state(seed), Rng(seed + 7)
+        while True:
+            for p in range(game.players):
+                obs = np.asarray(state.observation(p), np.float32)
+                outside = np.flatnonzero((obs < low) | (obs > high))
+                names = {sl.name for sl in game.observation_layout for i in outside if sl.start <= i < sl.stop}
+                assert not outside.size, f"seed {seed} step {len(state.history)}: outside the bounds in {names}"
+            if state.is_terminal:
+                break
+            state.apply(_policy(state, rng))

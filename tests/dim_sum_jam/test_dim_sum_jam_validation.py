@@ -35,6 +35,8 @@ def _bad(**changes):
     (_bad(bag=[]), "missing"),
     (_bad(deck="RRX"), "deck"),
     (_bad(deck="V" * 7), "VIP backs"),
+    (_bad(deck="R" * 16 + "V"), "deck_size"),  # the configuration's deck has 16 cards
+    (_bad(deck="R" * 33 + "V"), "deck_size"),
     (_bad(tea_supply=2, tea_reception=1), "teas"),
     (_bad(complaints=3), "complaints"),
     (_bad(cards_out=[1]), "also on a table"),

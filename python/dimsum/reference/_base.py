@@ -42,7 +42,11 @@ class ReferenceGame:
 
         self.config = config
         self.core = _core.make(self.name, **config.options)
-        self.package = importlib.import_module(f"dimsum.games.{self.name}")
+
+    @property
+    def package(self) -> Any:
+        """dimsum.games.<name>; looked up, not held, so that games and states pickle."""
+        return importlib.import_module(f"dimsum.games.{self.name}")
 
     spec = property(lambda self: self.config)  # the same name as on core games
     players = property(lambda self: self.config.players)

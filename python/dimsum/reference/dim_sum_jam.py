@@ -28,7 +28,7 @@ from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
                                  A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
                                  NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA)
-from ..games.dim_sum_jam.state_dict import state_fields_from_dict, state_to_dict
+from ..games.dim_sum_jam.state_dict import RESUME
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 from .tick_clock import ClockView, TickClock
@@ -49,13 +49,6 @@ class Game(ReferenceGame):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(spec.make_config(**options))
-        cards = self.config.cards
-        self.icons: Tuple[Tuple[int, ...], ...] = tuple(c.icons for c in cards)
-        self.card_numbers: Tuple[int, ...] = tuple(c.number for c in cards)
-        self.card_by_number: Dict[int, int] = {c.number: i for i, c in enumerate(cards)}
-        self.vip_mask = sum(1 << i for i, c in enumerate(cards) if c.vip)
-        self.all_cards = (1 << len(cards)) - 1
-        self.regular_mask = self.all_cards & ~self.vip_mask
         o = self.config.options
         self.time_on = o["ticks_per_action"] > 0
         self.hand_limit = o["hand_limit"]
@@ -90,8 +83,26 @@ class Game(ReferenceGame):
         """The state reached from ``new_state(seed)`` by ``state.timeline`` (actions and time)."""
         return play_timeline(self.new_state(seed), timeline)
 
-    def _state_from_dict(self, d: Dict[str, Any]) -> "State":
-        return _read_state(self, d)
+    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
+        s = State(self)
+        s.rng = Rng.from_state(fields["rng"])
+        s.phase = PHASES[fields["phase"]]
+        s.active, s.direction, s.discarder = fields["active"], fields["direction"], fields["discarder"]
+        s.resume = RESUME[fields["resume"]] if fields["resume"] >= 0 else ""
+        s.required, s.opening_left = fields["required_table"], fields["opening_free_turns"]
+        s.case3, s.redraws = bool(fields["stuck_complained"]), fields["free_redraws"]
+        s.draw_pending = bool(fields["draw_pending"])
+        s.hands, s.bag, s.discard = list(fields["hands"]), fields["bag"], fields["discard"]
+        s.table_card = list(fields["table_cards"])
+        s.slots = [list(row[:len(self.config.card_icons[card])]) if card >= 0 else []
+                   for card, row in zip(s.table_card, fields["slots"])]
+        s.deck = "".join("V" if fields["deck_vips"] >> i & 1 else "R" for i in range(fields["deck_size"]))
+        s.out = fields["cards_out"]
+        s.tea_supply, s.tea_reception = fields["tea_supply"], fields["tea_reception"]
+        s.complaints, s.reverse_used = fields["complaints"], bool(fields["reverse_used"])
+        s.clock = TickClock(fields["clock_capacity"], fields["clock_top"], bool(fields["clock_lying"]))
+        s.outcome = OUTCOMES[fields["outcome"]] if fields["outcome"] >= 0 else None
+        return s
 
 
 class State(ReferenceState):
@@ -212,16 +223,16 @@ class State(ReferenceState):
         for c in self.table_card:
             if c >= 0:
                 on_tables |= 1 << c
-        return self.game.all_cards & ~on_tables & ~self.out
+        return self.game.config.all_cards & ~on_tables & ~self.out
 
     def _turn_up_card(self, k: int) -> None:
         """The top card of the deck onto table k: its face is uniform among unseen cards of its back."""
         back, self.deck = self.deck[0], self.deck[1:]
-        kind = self.game.vip_mask if back == "V" else self.game.regular_mask
+        kind = self.game.config.vip_mask if back == "V" else self.game.config.regular_mask
         pool = self._unseen() & kind
         card = _kth_bit(pool, self.rng.bounded(pool.bit_count()))
         self.table_card[k] = card
-        self.slots[k] = [EMPTY] * len(self.game.icons[card])
+        self.slots[k] = [EMPTY] * len(self.game.config.card_icons[card])
 
     def _allowed_tables(self) -> range:
         return range(NUM_TABLES) if self.required == 0 else range(self.required - 1, self.required)
@@ -231,7 +242,7 @@ class State(ReferenceState):
         card = self.table_card[k]
         if card < 0:
             return 0
-        icons, mask = self.game.icons[card], 0
+        icons, mask = self.game.config.card_icons[card], 0
         for i, slot in enumerate(self.slots[k]):
             if slot == EMPTY:
                 mask |= 1 << icons[i]
@@ -300,7 +311,7 @@ class State(ReferenceState):
 
     def _place(self, k: int, item: int, kind: int) -> None:
         """Put a token (or TEA) on the first empty icon of type ``kind`` on table k."""
-        icons, slots = self.game.icons[self.table_card[k]], self.slots[k]
+        icons, slots = self.game.config.card_icons[self.table_card[k]], self.slots[k]
         for i, icon in enumerate(icons):
             if icon == kind and slots[i] == EMPTY:
                 slots[i] = item
@@ -339,7 +350,7 @@ class State(ReferenceState):
     def _fulfil(self, k: int, draw: bool, next_required: int) -> None:
         """DSJ-12, in this order: win check, clear the card, next card (or lose), then the reward."""
         card = self.table_card[k]
-        if self.game.vip_mask >> card & 1 and not self._vips_left(excluding_table=k):
+        if self.game.config.vip_mask >> card & 1 and not self._vips_left(excluding_table=k):
             self._end("win")  # ending (a); nothing else happens
             return
         for slot in self.slots[k]:
@@ -362,7 +373,7 @@ class State(ReferenceState):
 
     def _vips_left(self, excluding_table: int) -> int:
         on_tables = sum(1 for j, c in enumerate(self.table_card)
-                        if j != excluding_table and c >= 0 and self.game.vip_mask >> c & 1)
+                        if j != excluding_table and c >= 0 and self.game.config.vip_mask >> c & 1)
         return on_tables + self.deck.count("V")
 
     def _reward(self, a: int) -> None:
@@ -469,8 +480,8 @@ class State(ReferenceState):
         n = self.game.players
         player = check_int(player, "player", 0, n - 1)
         cfg = self.game.config
-        obs = [0.0] * cfg.observation_shape[0]
-        at = {s.name: s.start for s in cfg.observation_layout}
+        obs = [0.0] * self.game.core.observation_shape[0]
+        at = {s.name: s.start for s in self.game.core.observation_layout}  # declared by the core
         rel = lambda seat: (seat - player) % n  # noqa: E731
         obs[at["phase"] + PHASES.index(self.phase)] = 1.0
         if self.phase != "over":
@@ -491,7 +502,7 @@ class State(ReferenceState):
             obs[at["table_cards"] + k * ncards + card] = 1.0
             for i, slot in enumerate(self.slots[k]):
                 if slot == EMPTY:
-                    obs[at["table_empty_icons"] + k * NUM_TYPES + self.game.icons[card][i]] += 1.0
+                    obs[at["table_empty_icons"] + k * NUM_TYPES + cfg.card_icons[card][i]] += 1.0
                 elif slot == TEA:
                     obs[at["table_teas"] + k] += 1.0
                 else:
@@ -545,22 +556,21 @@ class State(ReferenceState):
     def __deepcopy__(self, memo: Any) -> "State":
         return self.clone()
 
-    def to_dict(self) -> Dict[str, Any]:
-        return state_to_dict(self.game.config, self)
-
-    def __str__(self) -> str:
-        return spec.render(self.to_dict())
+    def fields(self) -> Dict[str, Any]:
+        """The core's state fields (src/dimsum_core/dim_sum_jam/schema.cpp), by name."""
+        return {
+            "phase": PHASES.index(self.phase), "active": self.active, "direction": self.direction,
+            "discarder": self.discarder, "resume": RESUME.index(self.resume) if self.resume else -1,
+            "required_table": self.required, "opening_free_turns": self.opening_left,
+            "stuck_complained": int(self.case3), "free_redraws": self.redraws, "draw_pending": int(self.draw_pending),
+            "hands": list(self.hands), "bag": self.bag, "discard": self.discard, "table_cards": list(self.table_card),
+            "slots": [row + [EMPTY] * (spec.MAX_ICONS - len(row)) for row in self.slots],
+            "deck_size": len(self.deck), "deck_vips": sum(1 << i for i, back in enumerate(self.deck) if back == "V"),
+            "cards_out": self.out, "tea_supply": self.tea_supply, "tea_reception": self.tea_reception,
+            "complaints": self.complaints, "reverse_used": int(self.reverse_used), "clock_top": self._clock.top,
+            "clock_capacity": self._clock.capacity, "clock_lying": int(self._clock.lying),
+            "outcome": OUTCOMES.index(self.outcome) if self.outcome else -1, "rng": list(self.rng.state()),
+        }
 
     def __repr__(self) -> str:
         return f"<dim_sum_jam State phase={self.phase} active={self.active} outcome={self.outcome}>"
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading a dict: validated by the dict module shared with the core
-
-
-def _read_state(game: Game, d: Dict[str, Any]) -> State:
-    s = State(game)
-    for key, value in state_fields_from_dict(game.config, d).items():
-        setattr(s, key, Rng.from_state(value) if key == "rng" else value)
-    return s

@@ -88,6 +88,13 @@ class TickClock:
         c.capacity, c.top, c.lying = self.capacity, self.top, self.lying
         return c
 
+    @classmethod
+    def of_valid(cls, capacity: int, top: int, lying: bool) -> "TickClock":
+        """A clock from values already checked (a validated state's fields), without checking them again."""
+        c = cls.__new__(cls)
+        c.capacity, c.top, c.lying = capacity, top, lying
+        return c
+
     def to_dict(self) -> Dict[str, Any]:
         return {"top": self.top, "capacity": self.capacity, "lying": self.lying}
 
@@ -102,9 +109,6 @@ class TickClock:
         if capacity is not None and clock.capacity != capacity:
             raise ValueError(f"clock capacity must be {capacity} for this game, got {clock.capacity}")
         return clock
-
-    def view(self) -> "ClockView":
-        return ClockView(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TickClock) and self.to_dict() == other.to_dict()

@@ -116,7 +116,7 @@ class BatchEnv final : public BatchEnvBase {
   int first_illegal(const int64_t* actions) const override {
     for (size_t i = 0; i < states_.size(); ++i) {
       const int64_t a = actions[i];
-      if (a < 0 || a >= info_.num_actions || !is_legal<G>(config_, states_[i], static_cast<int>(a))) return static_cast<int>(i);
+      if (a < 0 || a >= info_.num_actions || !dimsum::is_legal<G>(config_, states_[i], static_cast<int>(a))) return static_cast<int>(i);
     }
     return -1;
   }

@@ -1,6 +1,7 @@
 // Bit helpers shared by every game: iterate set bits, and 64 four-bit counts in 256 bits.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -16,23 +17,40 @@ inline void for_each_bit(uint64_t mask, F&& f) {
   }
 }
 
-inline int count_bits(uint64_t mask) { return std::popcount(mask); }
+// Bits set in each byte of x.
+constexpr uint64_t byte_counts(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+}
+
+// The number of set bits. Written out rather than std::popcount: the build targets baseline
+// x86-64, where std::popcount is a call into libgcc (__popcountdi2); this inlines, and Dim Sum
+// Jam's random step loop measured about 10% faster with it.
+constexpr int count_bits(uint64_t mask) { return static_cast<int>((byte_counts(mask) * 0x0101010101010101ull) >> 56); }
+
+// kSelectInByte[b][r]: the index of the r-th set bit of byte b.
+inline constexpr auto kSelectInByte = [] {
+  std::array<std::array<uint8_t, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b)
+    for (int i = 0, r = 0; i < 8; ++i)
+      if (b >> i & 1) table[b][r++] = static_cast<uint8_t>(i);
+  return table;
+}();
 
 // The index of the k-th (0-based, ascending) set bit of `mask`, which has more than k bits:
-// the byte holding it from the bytes' running counts, then a short walk inside that byte.
+// the byte holding it from the bytes' running counts, then a 2 KB table inside that byte (which
+// measured faster than walking the byte's bits in Dim Sum Jam's random step loop, where each
+// token and card drawn is a kth_bit).
 inline int kth_bit(uint64_t mask, int k) {
   constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  uint64_t x = mask - ((mask >> 1) & 0x5555555555555555ull);  // bits set in each byte
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  const uint64_t running = ((x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full) * kOnes;  // byte i: bits in bytes 0..i
+  const uint64_t running = byte_counts(mask) * kOnes;  // byte i: bits set in bytes 0..i
   // high bit of byte i set when running_i <= k (every running count is below 128)
   const uint64_t at_most_k = ((static_cast<uint64_t>(k) * kOnes) | kHigh) - running;
   const int byte = std::countr_zero(~at_most_k & kHigh) >> 3;
   if (byte > 7) return -1;  // unreachable when k < the number of set bits
-  int rank = k - (byte ? static_cast<int>((running >> (8 * byte - 8)) & 0xFFu) : 0);
-  uint64_t in_byte = (mask >> (8 * byte)) & 0xFFu;
-  for (; rank > 0; --rank) in_byte &= in_byte - 1;  // drop the lower set bits of the byte
-  return 8 * byte + std::countr_zero(in_byte);
+  const int rank = k - (byte ? static_cast<int>((running >> (8 * byte - 8)) & 0xFFu) : 0);
+  return 8 * byte + kSelectInByte[(mask >> (8 * byte)) & 0xFFu][rank & 7];
 }
 
 inline constexpr uint64_t kLowNibbleBits = 0x1111111111111111ull;

@@ -49,7 +49,7 @@ inline constexpr int kMaxSchemaFields = 64;  // rows a table may have (the bindi
 
 // "[i]" or "[row][col]" after a field name in a message.
 struct IndexText {
-  char text[32];
+  char text[32];  // "[%d][%d]" of two ints: at most 27 bytes
 };
 inline IndexText index_text(int i, int cols) {
   IndexText t{};

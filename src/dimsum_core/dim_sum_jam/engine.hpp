@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../common/game_api.hpp"
+#include "../common/engine.hpp"
 #include "../common/rng.hpp"
 #include "../common/tick_clock.hpp"
 
@@ -28,7 +28,6 @@ inline constexpr int8_t kEmpty = -1;
 inline constexpr int8_t kTea = kTokens;  // an exotic tea lying on an order card
 inline constexpr uint64_t kAllTokens = (1ull << kTokens) - 1;
 inline constexpr int64_t kMaxTicksPerCall = 1'000'000;
-inline constexpr int kConfigFormat = 1;
 
 // The action space (448 actions, the same for every config): see dimsum.games.dim_sum_jam.
 inline constexpr int kPlay = 0;                            // + token * 7 + table
@@ -53,11 +52,12 @@ struct Config {
   bool play_next_hand, reverse_variant, flip_full, stand_same_only, timeout_all_players, resume_free_play;
   bool decline_tea, opening_first_round, draw_after_tea, time_on;
   uint8_t reverse_trigger;
+  uint8_t most_icons, most_same_icons;  // the most icons on a card, the most of one type on a card
   int32_t glass_ticks, ticks_per_action, ticks_per_team_decision;
   int32_t max_game_length, observation_size;
   uint64_t vip_mask, regular_mask, all_cards;
   uint8_t num_icons[kMaxCards];
-  uint8_t icons[kMaxCards][kMaxIcons];
+  int8_t icons[kMaxCards][kMaxIcons];  // a token type per icon space; -1 past the card's icons
   uint64_t type_tokens[1 << kTypes];  // token mask of a set of types
 };
 
@@ -79,7 +79,7 @@ struct State {
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
 static_assert(sizeof(State) == 208);
 
-// The traits struct make_api<> turns into a GameApi (a timed game: it declares apply_timed).
+// The engine contract (common/engine.hpp says what each member must guarantee); a timed game.
 struct Engine {
   using Config = dim_sum_jam::Config;
   using State = dim_sum_jam::State;
@@ -88,26 +88,39 @@ struct Engine {
   static constexpr uint16_t kStateVersion = 1;
   static constexpr int kMaxActions = kNumActions;
 
-  DIMSUM_ENGINE_FUNCTIONS
+  // schema.cpp: the declared boundary
+  static std::span<const ConfigField<Config>> config_fields();
+  static bool finish_config(Config& c, char* err, int errlen);
+  static std::span<const StateField<Config, State>> state_fields();
+  static void finish_import(const Config& c, State& s);
+  static std::span<const ObservationSlice<Config>> observation();
+  static ConfigInfo config_info(const Config& c);
+  // rules.cpp
+  static void new_state(const Config& c, State& s, uint64_t seed);
   static int current_player(const State& s) {
     return s.phase == kOver ? -1 : s.phase == kTimeoutDiscard ? s.discarder : s.active;
   }
+  static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
+  static void returns(const Config& c, const State& s, double* out);
+  static uint64_t compute_hash(const Config& c, const State& s);
+  // observe.cpp
+  static void observe(const Config& c, const State& s, int player, float* out);
+  // state_io.cpp: states from outside. resample is the default (copy and reseed): hands,
+  // tables, the discard pile, the bag's contents and the deck's backs are public; the hidden
+  // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
+  static bool validate(const Config& c, const State& s, char* err, int errlen);
 
-  // Time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns the
-  // ticks charged. check_ticks says whether `ticks` may be charged at all in this config.
+  // rules.cpp: time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns
+  // the ticks charged. check_ticks says whether `ticks` may be charged at all in this config.
   static bool check_ticks(const Config& c, int64_t ticks, char* err, int errlen);
   static int64_t apply_timed(const Config& c, State& s, int action, int64_t ticks);
   static void advance(const Config& c, State& s, int64_t ticks);
   static int64_t default_ticks(const Config& c, int action);
 };
+static_assert(dimsum::Engine<Engine> && dimsum::TimedGame<Engine>);
 
-// Rule helpers shared by rules.cpp and io.cpp.
-int count_bits(uint64_t x);                                // popcount, portable and inline-able
-int kth_bit(uint64_t mask, int k);                         // the k-th set bit, ascending
-int draw_bit(Rng& rng, uint64_t mask);                     // a uniform set bit (the RNG's token/card draw)
-int hand_of(const Config& c, int player);                  // silver-2: the hand `player` plays from
-int empty_types(const Config& c, const State& s, int k);   // types with an empty icon on table k
+// Rule helpers (rules.cpp) that validate also needs.
 bool has_play(const Config& c, const State& s);            // the active player has a token or tea play
 uint64_t unseen(const Config& c, const State& s);          // cards neither on a table nor out
 int vips_left(const Config& c, const State& s, int excluding_table);

@@ -32,21 +32,31 @@ enum Field : int {
   kFDeckLen, kFDeckVips, kFClockTop, kFClockLying,
 };
 
-inline constexpr int kFields = kFClockLying + 1, kSmallValues = 128;  // values -1..126 are tabled
+// The one setter of a scalar field: Keys::set changes the field and its share of the key together.
+// The keys are ScalarKeys<kSalt>'s (common/zobrist.hpp), read from a table for the small values
+// every field but deck_vips takes, and a set that changes nothing costs nothing: a turn sets five
+// or six fields, and computing two keys for each measured slower in the random step loop.
+struct Keys {
+  static constexpr int kFields = kFClockLying + 1, kSmallValues = 128;  // values -1..126 are tabled
+  static constexpr auto kSmall = [] {
+    std::array<uint64_t, kFields * kSmallValues> keys{};
+    for (int f = 0; f < kFields; ++f)
+      for (int v = -1; v < kSmallValues - 1; ++v) keys[f * kSmallValues + v + 1] = ScalarKeys<kSalt>::key(f, v);
+    return keys;
+  }();
 
-constexpr std::array<uint64_t, kFields * kSmallValues> small_field_keys() {
-  std::array<uint64_t, kFields * kSmallValues> keys{};
-  for (int f = 0; f < kFields; ++f)
-    for (int v = -1; v < kSmallValues - 1; ++v) keys[f * kSmallValues + v + 1] = scalar_key(kSalt, f, v);
-  return keys;
-}
-inline constexpr auto kSmallFieldKeys = small_field_keys();
+  static constexpr uint64_t key(int field, int64_t value) {
+    return value >= -1 && value < kSmallValues - 1 ? kSmall[field * kSmallValues + value + 1]
+                                                   : ScalarKeys<kSalt>::key(field, value);
+  }
 
-// scalar_key(kSalt, field, value), from the table when the value is small (most fields).
-constexpr uint64_t field_key(int field, int64_t value) {
-  return value >= -1 && value < kSmallValues - 1 ? kSmallFieldKeys[field * kSmallValues + value + 1]
-                                                 : scalar_key(kSalt, field, value);
-}
+  template <typename T>
+  static void set(uint64_t& hash, int field, T& ref, int64_t value) {
+    if (static_cast<int64_t>(ref) == value) return;
+    hash ^= key(field, ref) ^ key(field, value);
+    ref = static_cast<T>(value);
+  }
+};
 
 inline uint64_t mask_keys(int loc, uint64_t mask) {
   uint64_t h = 0;
@@ -62,15 +72,7 @@ inline constexpr uint64_t kFullBagKey = [] {
 }();
 
 inline uint64_t clock_keys(const TickClock& c) {
-  return field_key(kFClockTop, c.top) ^ field_key(kFClockLying, c.lying);
-}
-
-// Sets a scalar field and updates the key.
-template <typename T>
-inline void set_field(State& s, int field, T& ref, int64_t value) {
-  if (static_cast<int64_t>(ref) == value) return;
-  s.hash ^= field_key(field, ref) ^ field_key(field, value);
-  ref = static_cast<T>(value);
+  return Keys::key(kFClockTop, c.top) ^ Keys::key(kFClockLying, c.lying);
 }
 
 inline void add_token(State& s, int loc, uint64_t& where, int t) {

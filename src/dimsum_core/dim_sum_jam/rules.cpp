@@ -2,9 +2,7 @@
 // the stuck player, the endings. Rule ids (DSJ-n) refer to docs/rules/dim_sum_jam.md; each
 // function mirrors the method of the same name in python/dimsum/reference/dim_sum_jam.py,
 // and the RNG is consumed in the same order (docs section 9).
-#include <array>
-#include <bit>
-
+#include "../common/chance.hpp"
 #include "../common/errors.hpp"
 
 #include "engine.hpp"
@@ -12,42 +10,7 @@
 
 namespace dimsum::dim_sum_jam {
 
-// Bits set in each byte of x (SWAR: portable builds have no popcount instruction).
-constexpr uint64_t byte_counts(uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ull);
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  return (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-}
-
-int count_bits(uint64_t x) { return static_cast<int>((byte_counts(x) * 0x0101010101010101ull) >> 56); }
-
-// kSelectInByte[b][r]: the index of the r-th set bit of byte b.
-constexpr auto kSelectInByte = [] {
-  std::array<std::array<uint8_t, 8>, 256> table{};
-  for (int b = 0; b < 256; ++b)
-    for (int i = 0, r = 0; i < 8; ++i)
-      if (b >> i & 1) table[b][r++] = static_cast<uint8_t>(i);
-  return table;
-}();
-
-// The index of the k-th (0-based, ascending) set bit of mask (which has more than k bits):
-// the byte holding it from the bytes' running counts, then a short walk inside that byte.
-int kth_bit(uint64_t mask, int k) {
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-  const uint64_t running = byte_counts(mask) * kOnes;  // byte i: bits set in bytes 0..i
-  // high bit of byte i set when running_i <= k (every running count is below 128)
-  const uint64_t at_most_k = ((static_cast<uint64_t>(k) * kOnes) | kHigh) - running;
-  const int byte = std::countr_zero(~at_most_k & kHigh) >> 3;
-  if (byte > 7) return -1;  // unreachable when k < the number of set bits
-  const int rank = k - (byte ? static_cast<int>((running >> (8 * byte - 8)) & 0xFFu) : 0);
-  return 8 * byte + kSelectInByte[(mask >> (8 * byte)) & 0xFFu][rank & 7];
-}
-
-// A uniform member of a non-empty mask: bounded(popcount) then the k-th set bit (the
-// reference's _kth_bit(mask, rng.bounded(mask.bit_count()))).
-int draw_bit(Rng& rng, uint64_t mask) {
-  return kth_bit(mask, static_cast<int>(rng.bounded(static_cast<uint64_t>(count_bits(mask)))));
-}
+namespace {
 
 int hand_of(const Config& c, int player) { return c.play_next_hand ? (player + 1) % c.players : player; }
 
@@ -59,8 +22,6 @@ int empty_types(const Config& c, const State& s, int k) {
   for_each_bit(s.empty_slots[k], [&](int i) { types |= 1 << c.icons[card][i]; });
   return types;
 }
-
-namespace {
 
 // The tables the active player may serve: [first, last).
 void allowed_tables(const State& s, int& first, int& last) {
@@ -132,8 +93,8 @@ namespace {
 // The top card of the deck onto table k: its face is uniform among unseen cards of its back.
 void turn_up_card(const Config& c, State& s, int k) {
   const bool vip = s.deck_vips & 1u;
-  set_field(s, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips >> 1));
-  set_field(s, kFDeckLen, s.deck_len, s.deck_len - 1);
+  Keys::set(s.hash, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips >> 1));
+  Keys::set(s.hash, kFDeckLen, s.deck_len, s.deck_len - 1);
   const int card = draw_bit(s.rng, unseen(c, s) & (vip ? c.vip_mask : c.regular_mask));
   set_card(s, k, card);
   for (int i = 0; i < kMaxIcons; ++i) set_slot(s, k, i, kEmpty);
@@ -152,30 +113,30 @@ int vips_left(const Config& c, const State& s, int excluding_table) {
 namespace {
 
 void end_game(State& s, int outcome) {
-  set_field(s, kFOutcome, s.outcome, outcome);
-  set_field(s, kFPhase, s.phase, kOver);
-  set_field(s, kFDiscarder, s.discarder, -1);
-  set_field(s, kFResume, s.resume, -1);
-  set_field(s, kFDrawPending, s.draw_pending, 0);
+  Keys::set(s.hash, kFOutcome, s.outcome, outcome);
+  Keys::set(s.hash, kFPhase, s.phase, kOver);
+  Keys::set(s.hash, kFDiscarder, s.discarder, -1);
+  Keys::set(s.hash, kFResume, s.resume, -1);
+  Keys::set(s.hash, kFDrawPending, s.draw_pending, 0);
 }
 
 void pass_turn(const Config& c, State& s, int required) {
-  set_field(s, kFActive, s.active, ((s.active + s.direction) % c.players + c.players) % c.players);
+  Keys::set(s.hash, kFActive, s.active, ((s.active + s.direction) % c.players + c.players) % c.players);
   if (s.opening_left) {
-    set_field(s, kFOpeningLeft, s.opening_left, s.opening_left - 1);
+    Keys::set(s.hash, kFOpeningLeft, s.opening_left, s.opening_left - 1);
     required = 0;
   }
-  set_field(s, kFRequired, s.required, required);
-  set_field(s, kFCase3, s.case3, 0);
-  set_field(s, kFRedraws, s.redraws, 0);
-  set_field(s, kFPhase, s.phase, kPlayPhase);
+  Keys::set(s.hash, kFRequired, s.required, required);
+  Keys::set(s.hash, kFCase3, s.case3, 0);
+  Keys::set(s.hash, kFRedraws, s.redraws, 0);
+  Keys::set(s.hash, kFPhase, s.phase, kPlayPhase);
 }
 
 void flip_glass(const Config& c, State& s) {
   change_clock(s, [&](TickClock& clock) { c.flip_full ? clock.refill() : clock.flip(); });  // DSJ-1
 }
 
-void reverse_direction(State& s) { set_field(s, kFDirection, s.direction, -s.direction); }
+void reverse_direction(State& s) { Keys::set(s.hash, kFDirection, s.direction, -s.direction); }
 
 // Put a token (or kTea) on the first empty icon space of type `type` on table k.
 void place(const Config& c, State& s, int k, int item, int type) {
@@ -190,7 +151,7 @@ void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
   if ((c.vip_mask >> card & 1u) && vips_left(c, s, k) == 0) return end_game(s, kWin);  // ending (a)
   for (int i = 0; i < c.num_icons[card]; ++i) {
     const int slot = s.slots[k][i];
-    if (slot == kTea) set_field(s, kFTeaSupply, s.tea_supply, s.tea_supply + 1);
+    if (slot == kTea) Keys::set(s.hash, kFTeaSupply, s.tea_supply, s.tea_supply + 1);
     else add_token(s, kLocDiscard, s.discard, slot);
     set_slot(s, k, i, kEmpty);
   }
@@ -201,9 +162,9 @@ void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
   if (s.deck_len == 0) return end_game(s, kDeckOut);  // ending (b), DSJ-13
   turn_up_card(c, s, k);
   if (c.reverse_variant && c.reverse_trigger == kOnFulfil) reverse_direction(s);
-  set_field(s, kFPhase, s.phase, kReward);
-  set_field(s, kFDrawPending, s.draw_pending, draw);
-  set_field(s, kFRequired, s.required, next_required);  // in "reward": the next player's table
+  Keys::set(s.hash, kFPhase, s.phase, kReward);
+  Keys::set(s.hash, kFDrawPending, s.draw_pending, draw);
+  Keys::set(s.hash, kFRequired, s.required, next_required);  // in "reward": the next player's table
 }
 
 void after_serving(const Config& c, State& s, int k, bool draw, int next_required) {
@@ -222,7 +183,7 @@ void play_token(const Config& c, State& s, int t, int k) {
 }
 
 void play_tea(const Config& c, State& s, int k, int type) {
-  set_field(s, kFTeaReception, s.tea_reception, s.tea_reception - 1);
+  Keys::set(s.hash, kFTeaReception, s.tea_reception, s.tea_reception - 1);
   place(c, s, k, kTea, type);
   after_serving(c, s, k, c.draw_after_tea, 1);  // DSJ-11: the next player serves table 1
 }
@@ -231,14 +192,14 @@ void reward(const Config& c, State& s, int a) {
   if (a == kFlip) {
     flip_glass(c, s);
   } else if (a == kTakeTea) {
-    set_field(s, kFTeaSupply, s.tea_supply, s.tea_supply - 1);
-    set_field(s, kFTeaReception, s.tea_reception, s.tea_reception + 1);
+    Keys::set(s.hash, kFTeaSupply, s.tea_supply, s.tea_supply - 1);
+    Keys::set(s.hash, kFTeaReception, s.tea_reception, s.tea_reception + 1);
   } else {
-    set_field(s, kFReverseUsed, s.reverse_used, 1);
+    Keys::set(s.hash, kFReverseUsed, s.reverse_used, 1);
     reverse_direction(s);
   }
   if (s.draw_pending) {
-    set_field(s, kFDrawPending, s.draw_pending, 0);
+    Keys::set(s.hash, kFDrawPending, s.draw_pending, 0);
     draw_one(c, s, hand_of(c, s.active));
   }
   pass_turn(c, s, s.required);
@@ -254,42 +215,42 @@ void discard_token(const Config& c, State& s, int t) {
 void done_discarding(const Config& c, State& s) {
   if (s.phase == kStuckDiscard) {
     refill(c, s, hand_of(c, s.active));
-    set_field(s, kFPhase, s.phase, kStand);
+    Keys::set(s.hash, kFPhase, s.phase, kStand);
     return;
   }
   refill(c, s, hand_of(c, s.discarder));
   const int next = (s.discarder + 1) % c.players;  // DSJ-5: clockwise from the active player
-  if (next != s.active && c.timeout_all_players) return set_field(s, kFDiscarder, s.discarder, next);
+  if (next != s.active && c.timeout_all_players) return Keys::set(s.hash, kFDiscarder, s.discarder, next);
   flip_glass(c, s);  // DSJ-2: the top is empty, so the flip gives the full glass
-  set_field(s, kFPhase, s.phase, s.resume);
-  set_field(s, kFResume, s.resume, -1);
-  set_field(s, kFDiscarder, s.discarder, -1);
-  if (s.phase == kPlayPhase && c.resume_free_play) set_field(s, kFRequired, s.required, 0);  // DSJ-6
+  Keys::set(s.hash, kFPhase, s.phase, s.resume);
+  Keys::set(s.hash, kFResume, s.resume, -1);
+  Keys::set(s.hash, kFDiscarder, s.discarder, -1);
+  if (s.phase == kPlayPhase && c.resume_free_play) Keys::set(s.hash, kFRequired, s.required, 0);  // DSJ-6
 }
 
 void stand(State& s, bool turned) {
   change_clock(s, [&](TickClock& clock) { clock.stand(turned); });  // DSJ-3
-  set_field(s, kFPhase, s.phase, kPlayPhase);  // a free play: required is 0 since the stuck rule
+  Keys::set(s.hash, kFPhase, s.phase, kPlayPhase);  // a free play: required is 0 since the stuck rule
 }
 
 // The stuck player's rule (case III, DSJ-8/DSJ-9). True if the turn passed instead.
 bool handle_stuck(const Config& c, State& s) {
   if (!s.case3) {
-    set_field(s, kFComplaints, s.complaints, s.complaints + 1);
+    Keys::set(s.hash, kFComplaints, s.complaints, s.complaints + 1);
     if (s.complaints >= c.complaint_limit) {
       end_game(s, kComplaints);
       return false;
     }
-    set_field(s, kFCase3, s.case3, 1);
+    Keys::set(s.hash, kFCase3, s.case3, 1);
   } else if (s.redraws < c.max_free_redraws && (s.bag || s.discard)) {
-    set_field(s, kFRedraws, s.redraws, s.redraws + 1);  // the rulebook's "rare case": no complaint
+    Keys::set(s.hash, kFRedraws, s.redraws, s.redraws + 1);  // the rulebook's "rare case": no complaint
   } else {
     pass_turn(c, s, 0);  // DSJ-9 guard: the next player makes a free play
     return true;
   }
-  set_field(s, kFRequired, s.required, 0);
+  Keys::set(s.hash, kFRequired, s.required, 0);
   change_clock(s, [](TickClock& clock) { clock.lay_down(); });
-  set_field(s, kFPhase, s.phase, kStuckDiscard);
+  Keys::set(s.hash, kFPhase, s.phase, kStuckDiscard);
   return false;
 }
 
@@ -297,11 +258,11 @@ bool handle_stuck(const Config& c, State& s) {
 // standing glass is empty in a timed phase, then the stuck rule for a player who cannot play.
 void settle(const Config& c, State& s) {
   if ((s.phase == kPlayPhase || s.phase == kReward) && c.time_on && s.clock.ran_out()) {
-    set_field(s, kFComplaints, s.complaints, s.complaints + 1);
+    Keys::set(s.hash, kFComplaints, s.complaints, s.complaints + 1);
     if (s.complaints >= c.complaint_limit) return end_game(s, kComplaints);
-    set_field(s, kFResume, s.resume, s.phase);
-    set_field(s, kFPhase, s.phase, kTimeoutDiscard);
-    set_field(s, kFDiscarder, s.discarder, s.active);
+    Keys::set(s.hash, kFResume, s.resume, s.phase);
+    Keys::set(s.hash, kFPhase, s.phase, kTimeoutDiscard);
+    Keys::set(s.hash, kFDiscarder, s.discarder, s.active);
     return;
   }
   while (s.phase == kPlayPhase && !has_play(c, s))
@@ -351,12 +312,12 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.deck_len = static_cast<uint8_t>(c.deck_length);
   s.hash = compute_hash(c, s);
   for (int k = 0; k < kTables; ++k) turn_up_card(c, s, k);  // step 8
-  set_field(s, kFActive, s.active, static_cast<int64_t>(s.rng.bounded(static_cast<uint64_t>(c.players))));  // step 9
+  Keys::set(s.hash, kFActive, s.active, uniform_seat(s.rng, c.players));  // step 9
   s.hash ^= kFullBagKey;  // step 10
   s.bag = kAllTokens;
   for (int p = 0; p < c.players; ++p)
     for (int i = 0; i < c.hand_limit; ++i) draw_token(s, p);
-  set_field(s, kFOpeningLeft, s.opening_left, c.opening_first_round ? c.players - 1 : 0);
+  Keys::set(s.hash, kFOpeningLeft, s.opening_left, c.opening_first_round ? c.players - 1 : 0);
   settle(c, s);  // step 11: a full standing glass; the start player plays anywhere (DSJ-10)
 }
 
@@ -407,15 +368,6 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   return n;
 }
 
-bool Engine::is_legal(const Config& c, const State& s, int a) {
-  if (a < 0 || a >= kNumActions || s.phase == kOver) return false;
-  int16_t actions[kMaxActions];
-  const int n = legal_actions(c, s, actions);
-  for (int i = 0; i < n; ++i)
-    if (actions[i] == a) return true;
-  return false;
-}
-
 int64_t Engine::apply_timed(const Config& c, State& s, int a, int64_t ticks) {
   const int64_t cost = ticks < 0 ? default_ticks(c, a) : ticks;
   if (cost) change_clock(s, [&](TickClock& clock) { clock.run(cost); });  // the decision's time first
@@ -463,7 +415,7 @@ uint64_t Engine::compute_hash(const Config& c, const State& s) {
       {kFCase3, s.case3}, {kFRedraws, s.redraws}, {kFDrawPending, s.draw_pending},
       {kFReverseUsed, s.reverse_used}, {kFTeaSupply, s.tea_supply}, {kFTeaReception, s.tea_reception},
       {kFComplaints, s.complaints}, {kFDeckLen, s.deck_len}, {kFDeckVips, static_cast<int64_t>(s.deck_vips)}};
-  for (const auto& f : fields) h ^= field_key(static_cast<int>(f[0]), f[1]);
+  for (const auto& f : fields) h ^= Keys::key(static_cast<int>(f[0]), f[1]);
   return h;
 }
 

@@ -1,18 +1,19 @@
 """Dim Sum Jam: the spec shared by the C++ core glue and the pure-Python reference.
 
 No rules logic lives here: only the named rule options (every RESEARCH.md ruling, every
-achievement, the Reverse-token variant and the tick clock), the validated component data,
-the fixed action space with readable names, the observation layout and ``render``.
+achievement, the Reverse-token variant and the tick clock), the validated component data and
+its facts (``Config.vip_mask``, ``card_by_number``, ...), the fixed action space with readable
+names and ``render``. The core declares the observation layout (``game.observation_layout``).
 See docs/rules/dim_sum_jam.md for what each option does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import (ActionSpace, GameConfig, LayoutBuilder, Option, Slice, check_provenance,
-                       load_data, resolve_options)
+from ..._common import ActionSpace, GameConfig, Option, check_provenance, load_data, resolve_options
 
 NAME = "dim_sum_jam"
 
@@ -233,6 +234,29 @@ class Config(GameConfig):
     def time_on(self) -> bool:
         return self.options["ticks_per_action"] > 0
 
+    # -- card facts (card id = position in ``cards``, sorted by number) -------------------------
+    @cached_property
+    def card_icons(self) -> Tuple[Tuple[int, ...], ...]:
+        """The token type of each icon space, per card id."""
+        return tuple(c.icons for c in self.cards)
+
+    @cached_property
+    def card_by_number(self) -> Dict[int, int]:
+        """Card number (as printed) -> card id."""
+        return {c.number: i for i, c in enumerate(self.cards)}
+
+    @cached_property
+    def vip_mask(self) -> int:
+        return sum(1 << i for i, c in enumerate(self.cards) if c.vip)
+
+    @cached_property
+    def all_cards(self) -> int:
+        return (1 << len(self.cards)) - 1
+
+    @cached_property
+    def regular_mask(self) -> int:
+        return self.all_cards & ~self.vip_mask
+
 
 def _apply_achievement(given: Mapping[str, Any], resolved: Dict[str, Any]) -> None:
     name = resolved["achievement"]
@@ -262,11 +286,8 @@ def make_config(**given: Any) -> Config:
         raise ValueError(f"{NAME} option 'ticks_per_action' must be at most glass_ticks "
                          f"({options['glass_ticks']}), got {options['ticks_per_action']}")
     deck_length = need_regular + CONSTANTS["deck_vips"] + options["extra_vips"]
-    players = options["players"]
-    layout = _observation_layout(players, len(cards), deck_length)
-    return Config(players=players, options=_Frozen(options), cards=cards, deck_length=deck_length,
-                  action_space=ACTION_SPACE, observation_shape=(layout[-1].stop,),
-                  observation_layout=layout,
+    return Config(players=options["players"], options=_Frozen(options), cards=cards, deck_length=deck_length,
+                  action_space=ACTION_SPACE,
                   max_game_length=_max_game_length(options, cards, deck_length),
                   min_return=0.0, max_return=1.0)
 
@@ -298,29 +319,6 @@ def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_l
     timeouts = limit * players * (hand + 1)
     stuck = limit * (options["max_free_redraws"] + 1) * (hand + 3)
     return plays + rewards + timeouts + stuck
-
-
-def _observation_layout(players: int, cards: int, deck_length: int) -> Tuple[Slice, ...]:
-    b = LayoutBuilder()
-    b.add("phase", len(PHASES), "one-hot phase")
-    b.add("current_player", players, "one-hot, seats relative to the observer (0 = observer)")
-    b.add("active_player", players, "one-hot, relative seats")
-    b.add("hands", players * NUM_TOKENS, "tokens in each hand (public), relative seats")
-    b.add("bag", NUM_TOKENS, "tokens in the bag (public by deduction)")
-    b.add("discard", NUM_TOKENS, "tokens in the discard pile")
-    b.add("table_cards", NUM_TABLES * cards, "one-hot card on each table (none when empty)")
-    b.add("table_empty_icons", NUM_TABLES * NUM_TYPES, "empty icon spaces per table and type")
-    b.add("table_tokens", NUM_TABLES * NUM_TOKENS, "tokens lying on each table's card")
-    b.add("table_teas", NUM_TABLES, "exotic teas lying on each table's card")
-    b.add("required_table", NUM_TABLES + 1, "one-hot: 0 = any table, k = table k")
-    b.add("deck_backs", 2 * deck_length, "per deck position from the top: [regular, vip] back")
-    b.add("cards_out", cards, "cards fulfilled and out of the game")
-    b.add("counts", 5, "tea supply, tea on reception, complaints, complaints left, deck size")
-    b.add("clock", 4, "top/capacity, bottom/capacity, lying down, time on")
-    b.add("turn", 6, "direction is reversed, case III taken this turn, free redraws, draw pending, "
-          "reverse token used, discarder relative seat (-1 none)")
-    b.add("outcome", len(OUTCOMES), "one-hot ending (all zero while the game runs)")
-    return b.layout()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -359,37 +357,41 @@ def render(d: Dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The C++ core's view: the config and the state as flat ints (src/dimsum_core/dim_sum_jam/io.cpp)
+# The C++ core's view: the config fields by name (src/dimsum_core/dim_sum_jam/schema.cpp)
 
-def config_ints(cfg: Config) -> List[int]:
+def config_values(cfg: Config) -> Dict[str, Any]:
     o = cfg.options
-    v = [1, cfg.players, o["hand_limit"], o["tea_supply"], o["complaint_limit"], o["extra_vips"],
-         int(o["play_next_hand"]), int(o["reverse_variant"]),
-         ("on_fulfil", "on_self_table", "team_once").index(o["reverse_trigger"]),
-         o["glass_ticks"], o["ticks_per_action"], o["ticks_per_team_decision"],
-         int(o["flip_model"] == "full"), int(o["stand_side"] == "same_side_up"),
-         int(o["timeout_discard"] == "all_players"), int(o["timeout_resume"] == "free_play"),
-         int(o["decline_tea"]), o["max_free_redraws"], int(o["opening_free"] == "first_round"),
-         int(o["draw_after_tea"]), CONSTANTS["deck_top_regular"], CONSTANTS["deck_vips"],
-         CONSTANTS["deck_bottom_regular"], cfg.max_game_length, len(cfg.cards)]
-    for card in cfg.cards:
-        v += [int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
-    return v
+    return {
+        "players": cfg.players, "hand_limit": o["hand_limit"], "tea_supply": o["tea_supply"],
+        "complaint_limit": o["complaint_limit"], "extra_vips": o["extra_vips"],
+        "play_next_hand": int(o["play_next_hand"]), "reverse_variant": int(o["reverse_variant"]),
+        "reverse_trigger": ("on_fulfil", "on_self_table", "team_once").index(o["reverse_trigger"]),
+        "glass_ticks": o["glass_ticks"], "ticks_per_action": o["ticks_per_action"],
+        "ticks_per_team_decision": o["ticks_per_team_decision"],
+        "flip_full": int(o["flip_model"] == "full"), "stand_same_only": int(o["stand_side"] == "same_side_up"),
+        "timeout_all_players": int(o["timeout_discard"] == "all_players"),
+        "resume_free_play": int(o["timeout_resume"] == "free_play"), "decline_tea": int(o["decline_tea"]),
+        "max_free_redraws": o["max_free_redraws"], "opening_first_round": int(o["opening_free"] == "first_round"),
+        "draw_after_tea": int(o["draw_after_tea"]), "deck_top_regular": CONSTANTS["deck_top_regular"],
+        "deck_vips": CONSTANTS["deck_vips"], "deck_bottom_regular": CONSTANTS["deck_bottom_regular"],
+        "max_game_length": cfg.max_game_length,
+        "cards": [[int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
+                  for card in cfg.cards],
+    }
 
 
-def dict_from_fields(cfg: Config, ints: List[int]) -> Dict[str, Any]:
-    from .state_dict import ints_to_fields, state_to_dict
+def dict_from_fields(cfg: Config, fields: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
 
-    return state_to_dict(cfg, ints_to_fields(cfg, ints))
-
-
-def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> List[int]:
-    from .state_dict import fields_to_ints, state_fields_from_dict
-
-    return fields_to_ints(cfg, state_fields_from_dict(cfg, d))
+    return CODEC.to_dict(cfg, fields)
 
 
-_FIELD_OUTCOME, _FIELD_CLOCK = 14, 18  # positions in the flat fields (io.cpp export_fields)
+def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
+    from .state_dict import CODEC
+
+    return CODEC.from_dict(cfg, d)
+
+
 _state_class = None
 
 
@@ -404,13 +406,13 @@ def _make_state_class() -> type:
         @property
         def clock(self) -> ClockView:
             """A read-only view of the hourglass: top, capacity, bottom, lying_down, ran_out."""
-            top, capacity, lying = self._export_fields()[_FIELD_CLOCK:_FIELD_CLOCK + 3]
-            return ClockView(TickClock(capacity, top, bool(lying)))
+            return ClockView(TickClock.of_valid(self.field("clock_capacity"), self.field("clock_top"),
+                                                bool(self.field("clock_lying"))))
 
         @property
         def outcome(self) -> Any:
             """None while the game runs, else 'win', 'deck_out' or 'complaints'."""
-            k = self._export_fields()[_FIELD_OUTCOME]
+            k = self.field("outcome")
             return None if k < 0 else OUTCOMES[k]
 
     DimSumJamState.__name__ = DimSumJamState.__qualname__ = "DimSumJamState"
