@@ -116,7 +116,10 @@ class Option:
 
 
 def resolve_options(game: str, specs: Mapping[str, Option], given: Mapping[str, Any]) -> Dict[str, Any]:
-    """Every option of ``specs`` with its validated value; unknown names are a ValueError."""
+    """Every option of ``specs`` with its validated value; unknown names are a ValueError.
+
+    The dict is the game's to finish (a deck copied in, an achievement applied); ``GameConfig``
+    freezes it when the Config is built."""
     unknown = sorted(set(given) - set(specs))
     if unknown:
         raise ValueError(
@@ -178,16 +181,40 @@ def describe_actions(space: ActionSpace, actions: Iterable[int], limit: int = 12
 # ---------------------------------------------------------------------------------------------
 # What every game's Config has (each game's Config adds its components and rules)
 
+class FrozenDict(dict):
+    """A dict that refuses changes: every game's ``Config.options``.
+
+    It stays a dict, so ``dimsum.make(name, **cfg.options)``, ``==`` with a dict and ``json``
+    work; it pickles and deep-copies whole; ``dict(frozen)`` is a mutable copy (what
+    ``Game.options`` hands out). Values are not frozen: the games copy their data options in.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("this mapping is read-only (Config.options); dict(...) makes a mutable copy")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+
+    def __reduce__(self) -> Any:  # pickling rebuilds it whole instead of item by item
+        return (type(self), (dict(self),))
+
+
 @dataclass(frozen=True)
 class GameConfig:
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, Any]  # frozen (a FrozenDict) when the Config is built
     action_space: "ActionSpace"
     observation_layout: Tuple["Slice", ...]
     observation_shape: Tuple[int, ...]
     max_game_length: int  # a hard bound on the number of actions in one game
     min_return: float
     max_return: float
+
+    def __post_init__(self) -> None:
+        # Here, not in resolve_options: each game's make_config still fills in its resolved dict.
+        if not isinstance(self.options, FrozenDict):
+            object.__setattr__(self, "options", FrozenDict(self.options))
 
 
 # ---------------------------------------------------------------------------------------------

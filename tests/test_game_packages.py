@@ -1,0 +1,42 @@
+"""Every game's Config has read-only options; a Game hands out a plain copy of them."""
+
+import copy
+import pickle
+
+import pytest
+
+import dimsum
+import dimsum.reference
+from dimsum._common import FrozenDict
+
+
+@pytest.mark.parametrize("engine", ["core", "reference"])
+@pytest.mark.parametrize("name", dimsum.games())
+def test_config_options_are_read_only_and_game_options_a_plain_copy(name, engine):
+    make = dimsum.make if engine == "core" else dimsum.reference.make
+    game = make(name, players=3)
+    options = game.spec.options
+    assert isinstance(options, FrozenDict)
+    for change in (lambda o: o.__setitem__("players", 4), lambda o: o.update(players=4), lambda o: o.pop("players"),
+                   lambda o: o.__delitem__("players"), lambda o: o.clear(), lambda o: o.setdefault("x", 1),
+                   lambda o: o.popitem()):
+        with pytest.raises(TypeError, match="read-only"):
+            change(options)
+    with pytest.raises(TypeError, match="read-only"):
+        options |= {"players": 4}
+    assert game.spec.options["players"] == 3
+    plain = game.options
+    assert type(plain) is dict and plain == options
+    plain["players"] = 4  # a copy: the game is unchanged
+    assert game.options["players"] == 3
+    assert make(name, **game.options).options == game.options
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_configs_pickle_and_deep_copy_with_their_options_still_frozen(name):
+    config = dimsum.make(name, players=3).spec
+    for again in (pickle.loads(pickle.dumps(config)), copy.deepcopy(config), copy.copy(config)):
+        assert type(again.options) is FrozenDict and again.options == config.options
+        assert again.players == config.players and again.action_space.names == config.action_space.names
+    game = dimsum.make(name, players=3)
+    assert pickle.loads(pickle.dumps(game)).options == game.options
