@@ -1,6 +1,7 @@
 """Bad input gets a clear exception, leaves the state exactly as it was, and never crashes."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dimsum
+import dimsum.reference
 from dimsum import IllegalActionError
 
 def _extra_card(d):
@@ -111,11 +113,41 @@ def test_player_count_of_the_wrong_type_is_a_type_error(game, value):
         dimsum.make(game.name, players=value)
 
 
-def test_unknown_game_is_refused():
-    with pytest.raises(ValueError, match="unknown game"):
-        dimsum.reference.make("mahjong")
-    with pytest.raises((ValueError, ModuleNotFoundError)):
-        dimsum.make("mahjong")
+KNOWN = ", ".join(dimsum.games())
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+def test_unknown_game_is_refused_with_the_closest_name(make):
+    with pytest.raises(ValueError, match=re.escape(
+            f"unknown game 'yumcha'; did you mean 'yum_cha'? The games are: {KNOWN}")):
+        make("yumcha")
+    with pytest.raises(ValueError, match=re.escape(f"unknown game 'mahjong'; the games are: {KNOWN}")):
+        make("mahjong")
+    with pytest.raises(TypeError, match="a game name is a str"):
+        make(None)
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+@pytest.mark.parametrize("name", dimsum.games())
+def test_a_misspelt_game_name_suggests_the_game(make, name):
+    misspelt = name.replace("_", "") if "_" in name else name + "s"
+    with pytest.raises(ValueError, match=re.escape(f"did you mean {name!r}?")):
+        make(misspelt)
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+@pytest.mark.parametrize("name", ["state_dict", "profile", "yum_cha.state_dict", "yum_cha.profile", "_core",
+                                  "games", "", "../yum_cha", "yum_cha "])
+def test_names_of_internal_modules_are_unknown_games_and_import_nothing(make, name, monkeypatch):
+    """The name is checked against the compiled registry before anything is imported by name."""
+    import importlib
+
+    def no_import(module, *args, **kwargs):
+        raise AssertionError(f"{module} was imported for the game name {name!r}")
+
+    monkeypatch.setattr(importlib, "import_module", no_import)
+    with pytest.raises(ValueError, match=re.escape(f"unknown game {name!r}")):
+        make(name)
 
 
 # -- serialized states --------------------------------------------------------------------------

@@ -1,7 +1,10 @@
-"""Every game's Config has read-only options; a Game hands out a plain copy of them."""
+"""The games are the compiled registry's; every game's Config has read-only options, and a Game
+hands out a plain copy of them."""
 
 import copy
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -40,3 +43,19 @@ def test_configs_pickle_and_deep_copy_with_their_options_still_frozen(name):
         assert again.players == config.players and again.action_space.names == config.action_space.names
     game = dimsum.make(name, players=3)
     assert pickle.loads(pickle.dumps(game)).options == game.options
+
+
+def test_games_are_the_compiled_registry():
+    from dimsum import _core
+
+    assert dimsum.games() == tuple(sorted(_core.registered_games()))
+    assert len(dimsum.games()) == len(set(dimsum.games())) > 0
+
+
+def test_import_dimsum_stays_cheap():
+    """`import dimsum` loads neither the compiled core nor numpy; games() loads only the core."""
+    code = ("import sys, dimsum; assert 'dimsum._core' not in sys.modules and 'numpy' not in sys.modules; "
+            "names = dimsum.games(); assert 'numpy' not in sys.modules, 'numpy'; "
+            "assert not [m for m in sys.modules if m.startswith('dimsum.games.')]; print(names)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == repr(dimsum.games())

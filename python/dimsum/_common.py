@@ -7,6 +7,7 @@ option validation, action names and data loading are written once.
 
 from __future__ import annotations
 
+import difflib
 import json
 import numbers
 from dataclasses import dataclass
@@ -67,6 +68,19 @@ def play_timeline(state: Any, timeline: Sequence[Tuple[int, int]]) -> Any:
         else:
             state.apply(action, ticks=ticks)
     return state
+
+
+def check_game_name(name: Any, known: Sequence[str]) -> str:
+    """``name`` if it is one of the ``known`` game names, else a ValueError naming the closest
+    match and the games. Checked before anything is imported by name, so that ``"state_dict"``
+    or ``"yum_cha.state_dict"`` never reaches ``importlib``."""
+    if not isinstance(name, str):
+        raise TypeError(f"a game name is a str, got {type(name).__name__} {name!r:.60}")
+    if name in known:
+        return name
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}? The games are: " if close else "; the games are: "
+    raise ValueError(f"unknown game {name!r}{hint}{', '.join(known)}")
 
 
 def check_seed(seed: Any) -> int:
