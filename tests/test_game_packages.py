@@ -1,7 +1,9 @@
-"""The games are the compiled registry's; every game's Config has read-only options, and a Game
-hands out a plain copy of them."""
+"""Every registered game has the same Python shape: a package that meets the GameSpec protocol
+and a Config whose options are read-only."""
 
 import copy
+import importlib
+import inspect
 import pickle
 import subprocess
 import sys
@@ -10,7 +12,7 @@ import pytest
 
 import dimsum
 import dimsum.reference
-from dimsum._common import FrozenDict
+from dimsum._common import FrozenDict, GameConfig, GameSpec, Option
 
 
 @pytest.mark.parametrize("engine", ["core", "reference"])
@@ -59,3 +61,29 @@ def test_import_dimsum_stays_cheap():
             "assert not [m for m in sys.modules if m.startswith('dimsum.games.')]; print(names)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == repr(dimsum.games())
+
+
+DATA_MEMBERS = tuple(GameSpec.__annotations__)
+FUNCTIONS = tuple(n for n, v in vars(GameSpec).items() if inspect.isfunction(v) and not n.startswith("_"))
+
+
+def test_the_protocol_lists_what_core_calls():
+    assert DATA_MEMBERS == ("NAME", "OPTIONS")
+    assert set(FUNCTIONS) == {"make_config", "config_ints", "dict_from_fields", "fields_from_dict", "render"}
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_every_game_package_meets_the_game_spec_protocol(name):
+    spec = importlib.import_module(f"dimsum.games.{name}")
+    missing = [m for m in DATA_MEMBERS + FUNCTIONS if not hasattr(spec, m)]
+    assert not missing, f"dimsum.games.{name} lacks {missing} (dimsum._common.GameSpec)"
+    assert spec.NAME == name
+    assert spec.OPTIONS and all(isinstance(o, Option) and o.name == key for key, o in spec.OPTIONS.items())
+    not_callable = [f for f in FUNCTIONS if not callable(getattr(spec, f))]
+    assert not not_callable, f"dimsum.games.{name}: {not_callable} are not callable"
+    assert isinstance(spec.make_config(), GameConfig)
+    if hasattr(spec, "STATE_CLASS"):  # optional: the core's State class for this game
+        from dimsum import _core
+
+        assert issubclass(spec.STATE_CLASS, _core.State)
+        assert type(dimsum.make(name).new_state(0)) is spec.STATE_CLASS

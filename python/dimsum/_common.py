@@ -12,7 +12,7 @@ import json
 import numbers
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 TERMINAL = -1
 """``state.current_player`` once the game is over."""
@@ -229,6 +229,40 @@ class GameConfig:
         # Here, not in resolve_options: each game's make_config still fills in its resolved dict.
         if not isinstance(self.options, FrozenDict):
             object.__setattr__(self, "options", FrozenDict(self.options))
+
+
+# ---------------------------------------------------------------------------------------------
+# What a game's Python package provides
+
+class GameSpec(Protocol):
+    """The module protocol of a game's Python package, ``dimsum.games.<name>``.
+
+    ``dimsum._core.Game`` imports the package of each name the compiled registry lists and
+    calls these; the reference engine builds its Config with ``make_config`` too. The package
+    also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``).
+    Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of ``TimedState`` for a
+    game with a clock) that the core returns instead of the generic class. The module itself
+    is the implementation (a type checker accepts ``spec: GameSpec = dimsum.games.yum_cha``);
+    tests/test_game_packages.py checks every registered game against this list.
+    """
+
+    NAME: str                       # the registry name, as the C++ Engine's kName
+    OPTIONS: Mapping[str, Option]   # every rule option by name, with its default
+
+    def make_config(self, **options: Any) -> GameConfig:
+        """The validated Config (a GameConfig); an unknown or bad option is a ValueError/TypeError."""
+
+    def config_ints(self, cfg: Any) -> List[int]:
+        """The config as the flat ints the C++ ``config_from_ints`` reads."""
+
+    def dict_from_fields(self, cfg: Any, ints: List[int]) -> Dict[str, Any]:
+        """``state.to_dict()`` from the flat fields the C++ ``export_fields`` wrote."""
+
+    def fields_from_dict(self, cfg: Any, d: Mapping[str, Any]) -> List[int]:
+        """The flat fields for the C++ ``import_fields`` from a checked ``to_dict()``-shaped dict."""
+
+    def render(self, d: Mapping[str, Any]) -> str:
+        """``str(state)``: a readable picture of a state from its ``to_dict()``."""
 
 
 # ---------------------------------------------------------------------------------------------
