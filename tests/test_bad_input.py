@@ -11,28 +11,10 @@ from hypothesis import strategies as st
 import dimsum
 import dimsum.reference
 from dimsum import IllegalActionError
+from dimsum.testing import profile
 
-def _extra_card(d):
-    d["deck"] = dict(d["deck"])
-    d["deck"][next(iter(d["deck"]))] += 1
-
-
-def _extra_bun(d):
-    d["bag"] = dict(d["bag"])
-    d["bag"][next(iter(d["bag"]))] += 1
-
-
-def _token_twice(d):
-    d["bag"] = d["bag"] + [d["hands"][0][0]]
-
-
-# (game, options, other options that keep the state's size, a corruption that breaks conservation)
-GAME_CASES = {
-    "yum_cha": (dict(players=3), dict(players=3, max_turns_per_round=7), _extra_card),
-    "nice_buns": (dict(players=3), dict(players=3, max_turns=7), _extra_bun),
-    "dim_sum_jam": (dict(players=3), dict(players=3, complaint_limit=2), _token_twice),
-}
-GAMES = [(name, case[0]) for name, case in GAME_CASES.items()]
+# each registered game with its profile's bad-input options (dimsum/games/<name>/profile.py)
+GAMES = [(name, profile(name).bad_input) for name in dimsum.games()]
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=40),
@@ -163,7 +145,7 @@ def test_bytes_of_another_configuration_are_refused(game):
     data = other.new_state(0).to_bytes()
     with pytest.raises(ValueError):
         game.state_from_bytes(data)
-    same_size = dimsum.make(game.name, **GAME_CASES[game.name][1])
+    same_size = dimsum.make(game.name, **profile(game.name).same_size)
     with pytest.raises(ValueError, match="differently configured"):
         game.state_from_bytes(same_size.new_state(0).to_bytes())
 
@@ -190,8 +172,9 @@ def test_every_single_byte_corruption_is_refused_or_harmless(game):
 
 def test_inconsistent_dict_names_the_field(game):
     d = live_state(game).to_dict()
-    GAME_CASES[game.name][2](d)
-    with pytest.raises(ValueError, match=r"(deck|bag)"):
+    case = profile(game.name)
+    case.corrupt_dict(d)  # breaks conservation
+    with pytest.raises(ValueError, match=case.corrupt_dict_error):
         game.state_from_dict(d)
 
 

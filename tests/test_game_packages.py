@@ -1,5 +1,5 @@
-"""Every registered game has the same Python shape: a package that meets the GameSpec protocol
-and a Config whose options are read-only."""
+"""Every registered game has the same Python shape: a package that meets the GameSpec protocol,
+a profile for the shared tests and benchmarks, and a Config whose options are read-only."""
 
 import copy
 import importlib
@@ -13,6 +13,7 @@ import pytest
 import dimsum
 import dimsum.reference
 from dimsum._common import FrozenDict, GameConfig, GameSpec, Option
+from dimsum.testing import Profile, profile
 
 
 @pytest.mark.parametrize("engine", ["core", "reference"])
@@ -87,3 +88,13 @@ def test_every_game_package_meets_the_game_spec_protocol(name):
 
         assert issubclass(spec.STATE_CLASS, _core.State)
         assert type(dimsum.make(name).new_state(0)) is spec.STATE_CLASS
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_every_game_declares_a_profile(name):
+    case = profile(name)
+    assert isinstance(case, Profile) and case.conformance
+    for options in (case.golden, case.bad_input, case.same_size, case.threads, case.bench, *case.conformance):
+        dimsum.make(name, **options)  # every profile option set is a valid configuration
+    with pytest.raises(TypeError, match="read-only"):
+        case.bench["players"] = 2

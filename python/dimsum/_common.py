@@ -239,11 +239,13 @@ class GameSpec(Protocol):
 
     ``dimsum._core.Game`` imports the package of each name the compiled registry lists and
     calls these; the reference engine builds its Config with ``make_config`` too. The package
-    also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``).
-    Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of ``TimedState`` for a
-    game with a clock) that the core returns instead of the generic class. The module itself
-    is the implementation (a type checker accepts ``spec: GameSpec = dimsum.games.yum_cha``);
-    tests/test_game_packages.py checks every registered game against this list.
+    also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``)
+    and ``profile.py`` (``PROFILE``, a ``dimsum.testing.Profile`` for the shared tests and
+    benchmarks). Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
+    ``TimedState`` for a game with a clock) that the core returns instead of the generic class.
+    The module itself is the implementation (a type checker accepts
+    ``spec: GameSpec = dimsum.games.yum_cha``); tests/test_game_packages.py checks every
+    registered game against this list.
     """
 
     NAME: str                       # the registry name, as the C++ Engine's kName
