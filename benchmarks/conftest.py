@@ -3,10 +3,10 @@ import pytest
 import dimsum
 import dimsum.reference
 
-from .workloads import CONFIGS, available_games
+from .workloads import CONFIGS
 
 
-@pytest.fixture(params=available_games())
+@pytest.fixture(params=list(CONFIGS))
 def name(request):
     return request.param
 

@@ -37,8 +37,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+if __package__:  # python -m benchmarks.perf_guard
+    from .workloads import CONFIGS
+else:  # python benchmarks/perf_guard.py: this folder is on sys.path
+    from workloads import CONFIGS
+
 BASELINE = Path(__file__).with_name("perf_baseline.json")
-CONFIGS = {"yum_cha": dict(players=4), "nice_buns": dict(players=4), "dim_sum_jam": dict(players=4)}
 
 # The workloads, run in a fresh interpreter: `size` games; prints the number of steps taken.
 WORKLOAD = r"""
@@ -63,21 +67,6 @@ print("STEPS", steps)
 SIZES = {"quick": {"cpp_playout": 4, "python_step": 1}, "full": {"cpp_playout": 40, "python_step": 6}}
 
 
-def available_games():
-    import dimsum
-
-    names = []
-    for name in dimsum.games():
-        try:
-            dimsum.make(name, **CONFIGS[name])
-        except ValueError as e:
-            if "not compiled" in str(e):
-                continue
-            raise
-        names.append(name)
-    return names
-
-
 # -- signature ----------------------------------------------------------------------------------
 
 def signature(name: str) -> str:
@@ -100,8 +89,7 @@ def signature(name: str) -> str:
 # -- instruction counts ---------------------------------------------------------------------------
 
 def callgrind_instructions(name: str, kind: str, size: int) -> tuple:
-    options = repr(CONFIGS[name])
-    script = WORKLOAD.replace("{options}", options)
+    script = WORKLOAD.replace("{options}", repr(dict(CONFIGS[name])))
     # one thread everywhere: idle BLAS threads spin, and spinning is counted
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,7 +109,7 @@ def callgrind_instructions(name: str, kind: str, size: int) -> tuple:
 
 def per_step(name: str, kind: str, size: int) -> float:
     # a native warm-up first, so that no measured run pays for writing .pyc files
-    script = WORKLOAD.replace("{options}", repr(CONFIGS[name]))
+    script = WORKLOAD.replace("{options}", repr(dict(CONFIGS[name])))
     subprocess.run([sys.executable, "-c", script, name, kind, "0"], check=True, capture_output=True)
     base, _ = callgrind_instructions(name, kind, 0)
     total, steps = callgrind_instructions(name, kind, size)
@@ -154,7 +142,7 @@ def main(argv=None) -> int:
     measured = {"machine": machine(), "signature": {},
                 "instructions_per_step": dict(baseline.get("instructions_per_step", {}), **{mode: {}})}
     print(f"{'workload':32} {'instr/step':>12} {'baseline':>12} {'ratio':>7}")
-    for name in available_games():
+    for name in CONFIGS:  # every registered game, its profile's bench options
         sig = signature(name)
         measured["signature"][name] = sig
         expected = baseline.get("signature", {}).get(name)

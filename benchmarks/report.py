@@ -37,8 +37,12 @@ def ns_per_unit(bench: dict) -> float:
     return median / units if units else median
 
 
-# our game -> the peer doing the nearest work
-PEER_OF = {"yum_cha": "gin_rummy", "nice_buns": "pig", "dim_sum_jam": "hanabi"}
+def peer_of(game: str):
+    """The peer doing the nearest work to our ``game`` (its profile's ``peer``), or None."""
+    import dimsum
+    from dimsum.testing import profile
+
+    return profile(game).peer if game in dimsum.games() else None
 
 
 def batch_table(benchmarks: list) -> str:
@@ -78,7 +82,7 @@ def table(benchmarks: list) -> str:
             vs_ref = f"{ref / ns:,.0f}x" if ref and ("game" in name or "playout" in name) else ""
             vs_cpp = f"{ns / cpp:,.1f}x" if cpp else ""
             lines.append(f"| {name} | {ns:,.1f} | {vs_ref} | {vs_cpp} |")
-        peer = PEER_OF.get(game)
+        peer = peer_of(game)
         if peer in peers:
             py, cc = rows.get("python_api_random_game"), rows.get("cpp_random_playouts")
             lines += ["", f"Peer on the nearest work: OpenSpiel/RLCard **{peer}** (ns per step; per game for bots)", "",

@@ -3,33 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Dict, List
+from typing import Any, Dict, Mapping
 
 import numpy as np
 
 import dimsum
 import dimsum.reference
+from dimsum.testing import profile
 
-# One representative configuration per game: 4 players where the game allows it.
-CONFIGS: Dict[str, dict] = {
-    "yum_cha": dict(players=4),
-    "nice_buns": dict(players=4),
-    "dim_sum_jam": dict(players=4),
-}
-
-
-def available_games() -> List[str]:
-    """The games compiled into this build (the others are skipped, not failed)."""
-    out = []
-    for name in dimsum.games():
-        try:
-            dimsum.make(name, **CONFIGS[name])
-        except ValueError as e:
-            if "not compiled" not in str(e):
-                raise
-            continue
-        out.append(name)
-    return out
+# One representative configuration per registered game, from its profile's `bench` options
+# (dimsum/games/<name>/profile.py). The perf guard's bench signature plays these.
+CONFIGS: Dict[str, Mapping[str, Any]] = {name: profile(name).bench for name in dimsum.games()}
 
 
 def python_random_game(game, seed: int, observe: bool = False) -> int:

@@ -1,6 +1,7 @@
 """Bad input gets a clear exception, leaves the state exactly as it was, and never crashes."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -8,29 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dimsum
+import dimsum.reference
 from dimsum import IllegalActionError
+from dimsum.testing import profile
 
-def _extra_card(d):
-    d["deck"] = dict(d["deck"])
-    d["deck"][next(iter(d["deck"]))] += 1
-
-
-def _extra_bun(d):
-    d["bag"] = dict(d["bag"])
-    d["bag"][next(iter(d["bag"]))] += 1
-
-
-def _token_twice(d):
-    d["bag"] = d["bag"] + [d["hands"][0][0]]
-
-
-# (game, options, other options that keep the state's size, a corruption that breaks conservation)
-GAME_CASES = {
-    "yum_cha": (dict(players=3), dict(players=3, max_turns_per_round=7), _extra_card),
-    "nice_buns": (dict(players=3), dict(players=3, max_turns=7), _extra_bun),
-    "dim_sum_jam": (dict(players=3), dict(players=3, complaint_limit=2), _token_twice),
-}
-GAMES = [(name, case[0]) for name, case in GAME_CASES.items()]
+# each registered game with its profile's bad-input options (dimsum/games/<name>/profile.py)
+GAMES = [(name, profile(name).bad_input) for name in dimsum.games()]
 
 garbage = st.one_of(
     st.none(), st.booleans(), st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=40),
@@ -111,11 +95,41 @@ def test_player_count_of_the_wrong_type_is_a_type_error(game, value):
         dimsum.make(game.name, players=value)
 
 
-def test_unknown_game_is_refused():
-    with pytest.raises(ValueError, match="unknown game"):
-        dimsum.reference.make("mahjong")
-    with pytest.raises((ValueError, ModuleNotFoundError)):
-        dimsum.make("mahjong")
+KNOWN = ", ".join(dimsum.games())
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+def test_unknown_game_is_refused_with_the_closest_name(make):
+    with pytest.raises(ValueError, match=re.escape(
+            f"unknown game 'yumcha'; did you mean 'yum_cha'? The games are: {KNOWN}")):
+        make("yumcha")
+    with pytest.raises(ValueError, match=re.escape(f"unknown game 'mahjong'; the games are: {KNOWN}")):
+        make("mahjong")
+    with pytest.raises(TypeError, match="a game name is a str"):
+        make(None)
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+@pytest.mark.parametrize("name", dimsum.games())
+def test_a_misspelt_game_name_suggests_the_game(make, name):
+    misspelt = name.replace("_", "") if "_" in name else name + "s"
+    with pytest.raises(ValueError, match=re.escape(f"did you mean {name!r}?")):
+        make(misspelt)
+
+
+@pytest.mark.parametrize("make", [dimsum.make, dimsum.reference.make], ids=["core", "reference"])
+@pytest.mark.parametrize("name", ["state_dict", "profile", "yum_cha.state_dict", "yum_cha.profile", "_core",
+                                  "games", "", "../yum_cha", "yum_cha "])
+def test_names_of_internal_modules_are_unknown_games_and_import_nothing(make, name, monkeypatch):
+    """The name is checked against the compiled registry before anything is imported by name."""
+    import importlib
+
+    def no_import(module, *args, **kwargs):
+        raise AssertionError(f"{module} was imported for the game name {name!r}")
+
+    monkeypatch.setattr(importlib, "import_module", no_import)
+    with pytest.raises(ValueError, match=re.escape(f"unknown game {name!r}")):
+        make(name)
 
 
 # -- serialized states --------------------------------------------------------------------------
@@ -131,7 +145,7 @@ def test_bytes_of_another_configuration_are_refused(game):
     data = other.new_state(0).to_bytes()
     with pytest.raises(ValueError):
         game.state_from_bytes(data)
-    same_size = dimsum.make(game.name, **GAME_CASES[game.name][1])
+    same_size = dimsum.make(game.name, **profile(game.name).same_size)
     with pytest.raises(ValueError, match="differently configured"):
         game.state_from_bytes(same_size.new_state(0).to_bytes())
 
@@ -158,8 +172,9 @@ def test_every_single_byte_corruption_is_refused_or_harmless(game):
 
 def test_inconsistent_dict_names_the_field(game):
     d = live_state(game).to_dict()
-    GAME_CASES[game.name][2](d)
-    with pytest.raises(ValueError, match=r"(deck|bag)"):
+    case = profile(game.name)
+    case.corrupt_dict(d)  # breaks conservation
+    with pytest.raises(ValueError, match=case.corrupt_dict_error):
         game.state_from_dict(d)
 
 

@@ -1,40 +1,12 @@
-"""dimsum.testing.check_game on every game and every option set that changes the rules."""
+"""dimsum.testing.check_game on every registered game and every option set that changes the rules."""
 
 import pytest
 
 import dimsum
-from dimsum.testing import check_game
+from dimsum.testing import check_game, profile
 
-CONFIGS = [
-    ("yum_cha", dict(players=2, max_turns_per_round=30)),
-    ("yum_cha", dict(players=4, max_turns_per_round=30, rounds=2)),
-    ("yum_cha", dict(players=6, max_turns_per_round=20, rounds=1)),
-    ("yum_cha", dict(players=3, max_turns_per_round=30, auto_declare=True, rounds=1)),
-    ("yum_cha", dict(players=3, max_turns_per_round=30, forbid_immediate_return=True, rounds=1)),
-    ("yum_cha", dict(players=5, max_turns_per_round=80, deck_out="reshuffle_centre", rounds=1)),
-    ("yum_cha", dict(players=6, max_turns_per_round=80, deck_out="centre_only", rounds=1)),
-    ("yum_cha", dict(players=3, max_turns_per_round=20, tie_break="declarations_then_best_round", reward="score")),
-    ("nice_buns", dict()),
-    ("nice_buns", dict(players=2, start_player=1)),
-    ("nice_buns", dict(players=6)),
-    ("nice_buns", dict(players=3, fish_tiebreak="colour_order")),
-    ("nice_buns", dict(players=3, manual_plating=True)),
-    ("nice_buns", dict(players=5, mandatory_dice=False)),
-    ("nice_buns", dict(players=4, fish_movable=False)),
-    ("nice_buns", dict(players=3, max_turns=5)),
-    ("nice_buns", dict(players=4, dice={"small": {"provenance": "default", "faces": [
-        {"action": "draw", "count": 6, "provenance": "default"}, {"action": "swap", "provenance": "default"}]}})),
-    ("dim_sum_jam", dict(players=2)),
-    ("dim_sum_jam", dict(players=3, ticks_per_action=0)),
-    ("dim_sum_jam", dict(players=4, glass_ticks=400, timeout_discard="active_player", timeout_resume="free_play")),
-    ("dim_sum_jam", dict(players=5, achievement="gold-4", reverse_variant=True, reverse_trigger="team_once")),
-    ("dim_sum_jam", dict(players=3, achievement="silver-2", reverse_variant=True, reverse_trigger="on_self_table")),
-    ("dim_sum_jam", dict(players=4, achievement="copper-4", opening_free="first_round", draw_after_tea=True)),
-    ("dim_sum_jam", dict(players=2, achievement="silver-1", flip_model="full", stand_side="same_side_up")),
-    ("dim_sum_jam", dict(players=3, achievement="copper-3", reverse_variant=True, decline_tea=False,
-                         ticks_per_team_decision=30, max_free_redraws=0)),
-    ("dim_sum_jam", dict(players=5, achievement="gold-2", glass_ticks=300)),
-]
+# every game's option sets that change the rules, from its profile (dimsum/games/<name>/profile.py)
+CONFIGS = [(name, options) for name in dimsum.games() for options in profile(name).conformance]
 
 
 @pytest.mark.parametrize("name,options", CONFIGS, ids=lambda x: x if isinstance(x, str) else

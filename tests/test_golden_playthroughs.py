@@ -1,4 +1,4 @@
-"""Golden playthroughs: a readable seeded game per game, compared line by line, so that any
+"""Golden playthroughs: a readable seeded game per registered game (its profile's golden options), compared line by line, so that any
 change of behaviour, naming or display shows up in review. Regenerate on purpose with
 DIMSUM_REGENERATE_GOLDEN=1 python -m pytest tests/test_golden_playthroughs.py"""
 
@@ -8,19 +8,14 @@ from pathlib import Path
 import pytest
 
 import dimsum
-from dimsum.testing import playthrough
+from dimsum.testing import playthrough, profile
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = {
-    "yum_cha": dict(players=3, rounds=1, max_turns_per_round=12, first_player=0),
-    "nice_buns": dict(players=3, start_player=0),
-    "dim_sum_jam": dict(players=3),
-}
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", dimsum.games())
 def test_golden_playthrough(name):
-    text = playthrough(dimsum.make(name, **CASES[name]), seed=2026, max_steps=40)
+    text = playthrough(dimsum.make(name, **profile(name).golden), seed=2026, max_steps=40)
     path = GOLDEN / f"{name}.txt"
     if os.environ.get("DIMSUM_REGENERATE_GOLDEN") == "1":
         path.write_text(text)
@@ -31,7 +26,7 @@ def test_golden_playthrough(name):
     assert len(text.splitlines()) == len(expected), f"{path.name}: the playthrough changed length"
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", dimsum.games())
 def test_reference_engine_gives_the_same_playthrough(name):
     """The golden file is not the core's private output: the reference engine writes it too."""
     import dimsum.reference
@@ -39,5 +34,5 @@ def test_reference_engine_gives_the_same_playthrough(name):
     import re
 
     golden = (GOLDEN / f"{name}.txt").read_text().split("\n", 1)[1]
-    reference = playthrough(dimsum.reference.make(name, **CASES[name]), seed=2026, max_steps=40).split("\n", 1)[1]
+    reference = playthrough(dimsum.reference.make(name, **profile(name).golden), seed=2026, max_steps=40).split("\n", 1)[1]
     assert reference == re.sub(r", hash [0-9a-f]{16}", "", golden)

@@ -7,11 +7,12 @@ import threading
 import pytest
 
 import dimsum
+from dimsum.testing import profile
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_one_state_shared_by_threads_stays_consistent(name):
-    game = dimsum.make(name, players=3)
+    game = dimsum.make(name, **profile(name).threads)
     shared = game.new_state(5)
     errors = []
     lock = threading.Lock()  # only to pick a legal action and apply it as one step

@@ -15,19 +15,31 @@ from typing import Any, Tuple
 
 from ._common import TERMINAL, IllegalActionError
 from ._version import __version__
-from .games import GAMES
+
+# `dimsum.games` names the function games() below, not the subpackage of the same name: a
+# subpackage first loaded later (by the first make) would be set as that attribute, so the
+# (empty) package is loaded now, before the function is defined.
+from . import games as _games_package  # noqa: E402
+
+del _games_package
 
 
 def games() -> Tuple[str, ...]:
-    """The names ``make`` accepts."""
-    return GAMES
+    """The names ``make`` accepts: the games compiled into this build, sorted."""
+    from . import _core  # imported here so that `import dimsum` stays cheap
+
+    return tuple(sorted(_core.registered_games()))
 
 
 def make(name: str, **options: Any):
-    """The C++ engine of game ``name`` with validated rule options (unknown ones are refused)."""
-    from . import _core  # imported here so that `import dimsum` stays cheap
+    """The C++ engine of game ``name`` with validated rule options (unknown ones are refused).
 
-    return _core.make(name, **options)
+    An unknown name is a ValueError naming the closest game; it is checked against the
+    registry before any game module is imported."""
+    from . import _core  # imported here so that `import dimsum` stays cheap
+    from ._common import check_game_name
+
+    return _core.make(check_game_name(name, games()), **options)
 
 
 def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):

@@ -7,11 +7,12 @@ option validation, action names and data loading are written once.
 
 from __future__ import annotations
 
+import difflib
 import json
 import numbers
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 TERMINAL = -1
 """``state.current_player`` once the game is over."""
@@ -69,6 +70,19 @@ def play_timeline(state: Any, timeline: Sequence[Tuple[int, int]]) -> Any:
     return state
 
 
+def check_game_name(name: Any, known: Sequence[str]) -> str:
+    """``name`` if it is one of the ``known`` game names, else a ValueError naming the closest
+    match and the games. Checked before anything is imported by name, so that ``"state_dict"``
+    or ``"yum_cha.state_dict"`` never reaches ``importlib``."""
+    if not isinstance(name, str):
+        raise TypeError(f"a game name is a str, got {type(name).__name__} {name!r:.60}")
+    if name in known:
+        return name
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}? The games are: " if close else "; the games are: "
+    raise ValueError(f"unknown game {name!r}{hint}{', '.join(known)}")
+
+
 def check_seed(seed: Any) -> int:
     """Seeds are ints in [0, 2**64); negative ones are folded the way numpy folds them."""
     seed = check_int(seed, "seed")
@@ -116,7 +130,10 @@ class Option:
 
 
 def resolve_options(game: str, specs: Mapping[str, Option], given: Mapping[str, Any]) -> Dict[str, Any]:
-    """Every option of ``specs`` with its validated value; unknown names are a ValueError."""
+    """Every option of ``specs`` with its validated value; unknown names are a ValueError.
+
+    The dict is the game's to finish (a deck copied in, an achievement applied); ``GameConfig``
+    freezes it when the Config is built."""
     unknown = sorted(set(given) - set(specs))
     if unknown:
         raise ValueError(
@@ -178,14 +195,74 @@ def describe_actions(space: ActionSpace, actions: Iterable[int], limit: int = 12
 # ---------------------------------------------------------------------------------------------
 # What every game's Config has (each game's Config adds its components and rules)
 
+class FrozenDict(dict):
+    """A dict that refuses changes: every game's ``Config.options``.
+
+    It stays a dict, so ``dimsum.make(name, **cfg.options)``, ``==`` with a dict and ``json``
+    work; it pickles and deep-copies whole; ``dict(frozen)`` is a mutable copy (what
+    ``Game.options`` hands out). Values are not frozen: the games copy their data options in.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("this mapping is read-only (Config.options); dict(...) makes a mutable copy")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
+
+    def __reduce__(self) -> Any:  # pickling rebuilds it whole instead of item by item
+        return (type(self), (dict(self),))
+
+
 @dataclass(frozen=True)
 class GameConfig:
     players: int
-    options: Mapping[str, Any]
+    options: Mapping[str, Any]  # frozen (a FrozenDict) when the Config is built
     action_space: "ActionSpace"
     max_game_length: int  # a hard bound on the number of actions in one game
     min_return: float
     max_return: float
+
+    def __post_init__(self) -> None:
+        # Here, not in resolve_options: each game's make_config still fills in its resolved dict.
+        if not isinstance(self.options, FrozenDict):
+            object.__setattr__(self, "options", FrozenDict(self.options))
+
+
+# ---------------------------------------------------------------------------------------------
+# What a game's Python package provides
+
+class GameSpec(Protocol):
+    """The module protocol of a game's Python package, ``dimsum.games.<name>``.
+
+    ``dimsum._core.Game`` imports the package of each name the compiled registry lists and
+    calls these; the reference engine builds its Config with ``make_config`` too. The package
+    also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``)
+    and ``profile.py`` (``PROFILE``, a ``dimsum.testing.Profile`` for the shared tests and
+    benchmarks). Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
+    ``TimedState`` for a game with a clock) that the core returns instead of the generic class.
+    The module itself is the implementation (a type checker accepts
+    ``spec: GameSpec = dimsum.games.yum_cha``); tests/test_game_packages.py checks every
+    registered game against this list.
+    """
+
+    NAME: str                       # the registry name, as the C++ Engine's kName
+    OPTIONS: Mapping[str, Option]   # every rule option by name, with its default
+
+    def make_config(self, **options: Any) -> GameConfig:
+        """The validated Config (a GameConfig); an unknown or bad option is a ValueError/TypeError."""
+
+    def config_ints(self, cfg: Any) -> List[int]:
+        """The config as the flat ints the C++ ``config_from_ints`` reads."""
+
+    def dict_from_fields(self, cfg: Any, ints: List[int]) -> Dict[str, Any]:
+        """``state.to_dict()`` from the flat fields the C++ ``export_fields`` wrote."""
+
+    def fields_from_dict(self, cfg: Any, d: Mapping[str, Any]) -> List[int]:
+        """The flat fields for the C++ ``import_fields`` from a checked ``to_dict()``-shaped dict."""
+
+    def render(self, d: Mapping[str, Any]) -> str:
+        """``str(state)``: a readable picture of a state from its ``to_dict()``."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,12 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..games import GAMES
+from .. import games
+from .._common import check_game_name
 
 
 def make(name: str, **options: Any):
-    """The reference engine of game ``name`` with the given rule options."""
-    if name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; the games are {list(GAMES)}")
-    module = importlib.import_module(f"dimsum.reference.{name}")
+    """The reference engine of game ``name`` with the given rule options (the names
+    ``dimsum.games()`` lists; an unknown one is a ValueError naming the closest)."""
+    module = importlib.import_module(f"dimsum.reference.{check_game_name(name, games())}")
     return module.Game(**options)

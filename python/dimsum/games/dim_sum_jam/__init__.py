@@ -286,22 +286,10 @@ def make_config(**given: Any) -> Config:
         raise ValueError(f"{NAME} option 'ticks_per_action' must be at most glass_ticks "
                          f"({options['glass_ticks']}), got {options['ticks_per_action']}")
     deck_length = need_regular + CONSTANTS["deck_vips"] + options["extra_vips"]
-    return Config(players=options["players"], options=_Frozen(options), cards=cards, deck_length=deck_length,
+    return Config(players=options["players"], options=options, cards=cards, deck_length=deck_length,
                   action_space=ACTION_SPACE,
                   max_game_length=_max_game_length(options, cards, deck_length),
                   min_return=0.0, max_return=1.0)
-
-
-class _Frozen(dict):
-    """A dict that refuses changes (Config.options)."""
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("Config.options is read-only")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore
-
-    def __reduce__(self) -> Any:  # pickling rebuilds it whole instead of item by item
-        return (_Frozen, (dict(self),))
 
 
 def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_length: int) -> int:
