@@ -241,6 +241,8 @@ class GameSpec(Protocol):
     and ``profile.py`` (``PROFILE``, a ``dimsum.testing.Profile`` for the shared tests and
     benchmarks). Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
     ``TimedState`` for a game with a clock) that the core returns instead of the generic class.
+    The usual way to write ``dict_from_fields``/``fields_from_dict`` is a ``dimsum._schema.DictCodec``
+    in ``state_dict.py``.
     The module itself is the implementation (a type checker accepts
     ``spec: GameSpec = dimsum.games.yum_cha``); tests/test_game_packages.py checks every
     registered game against this list.
@@ -252,14 +254,16 @@ class GameSpec(Protocol):
     def make_config(self, **options: Any) -> GameConfig:
         """The validated Config (a GameConfig); an unknown or bad option is a ValueError/TypeError."""
 
-    def config_ints(self, cfg: Any) -> List[int]:
-        """The config as the flat ints the C++ ``config_from_ints`` reads."""
+    def config_values(self, cfg: Any) -> Dict[str, Any]:
+        """The config's values by the names of the config fields the C++ core declares
+        (``<game>/schema.cpp``); the binding packs them in the core's order."""
 
-    def dict_from_fields(self, cfg: Any, ints: List[int]) -> Dict[str, Any]:
-        """``state.to_dict()`` from the flat fields the C++ ``export_fields`` wrote."""
+    def dict_from_fields(self, cfg: Any, fields: Mapping[str, Any]) -> Dict[str, Any]:
+        """``state.to_dict()`` from the state's fields by name (``state.fields()``)."""
 
-    def fields_from_dict(self, cfg: Any, d: Mapping[str, Any]) -> List[int]:
-        """The flat fields for the C++ ``import_fields`` from a checked ``to_dict()``-shaped dict."""
+    def fields_from_dict(self, cfg: Any, d: Mapping[str, Any]) -> Dict[str, Any]:
+        """The state's fields by name from a ``to_dict()``-shaped dict (types and names checked;
+        the core then checks every value's bounds and the position as a whole)."""
 
     def render(self, d: Mapping[str, Any]) -> str:
         """``str(state)``: a readable picture of a state from its ``to_dict()``."""
