@@ -1,4 +1,5 @@
-"""The documentation states what the code does: observation layouts and option lists."""
+"""The documentation states what the code does: each game's page gives its observation layout and
+every option, as built."""
 
 import importlib
 from pathlib import Path
@@ -12,9 +13,9 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 @pytest.mark.parametrize("name", dimsum.games())
 def test_observations_doc_matches_the_default_layout(name):
-    text = (DOCS / "OBSERVATIONS.md").read_text()
+    text = (DOCS / "rules" / f"{name}.md").read_text()
     game = dimsum.make(name)
-    assert f"### {name} (default options: {game.players} players, {game.observation_shape[0]} floats)" in text
+    assert f"Observation layout (default options: {game.players} players, {game.observation_shape[0]} floats)" in text
     for s in game.observation_layout:
         assert f"| `{s.name}` | {s.start} | {s.stop} |" in text, f"{name}: slice {s.name} is not documented as built"
 
