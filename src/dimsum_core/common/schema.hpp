@@ -45,7 +45,20 @@ enum FieldFlags : uint32_t {
   kWord = 2,     // a 64-bit pattern carried as int64 (rng words, masks); bounds do not apply
 };
 
-inline constexpr int kMaxSchemaFields = 64;  // rows a table may have (the bindings' buffers)
+inline constexpr int kMaxSchemaFields = 64;
+
+// A value already checked against its field's bounds, stored in the member's type.
+template <class T>
+constexpr T narrow(int64_t v) {
+  return static_cast<T>(v);
+}
+
+// A seat-valued config field (-1: drawn at random) must name a seat of this player count.
+inline bool check_seat_field(const char* game, const char* name, int seat, int players, char* err, int errlen) {
+  if (seat < players) return true;
+  return fail(err, errlen, "%s config field '%s': %d; a seat in [0, %d] or -1 is allowed", game, name, seat,
+              players - 1);
+}  // rows a table may have (the bindings' buffers)
 
 // "[i]" or "[row][col]" after a field name in a message.
 struct IndexText {

@@ -14,11 +14,6 @@ using CF = ConfigField<Config>;
 using SF = StateField<Config, State>;
 using OS = ObservationSlice<Config>;
 
-template <class T>
-constexpr T narrow(int64_t v) {
-  return static_cast<T>(v);
-}
-
 // -- config ------------------------------------------------------------------------------------
 // The order is the fingerprint's (to_bytes' header): append, never reorder.
 constexpr Bounds kFlag{0, 1};

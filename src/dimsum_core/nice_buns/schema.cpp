@@ -13,11 +13,6 @@ using CF = ConfigField<Config>;
 using SF = StateField<Config, State>;
 using OS = ObservationSlice<Config>;
 
-template <class T>
-constexpr T narrow(int64_t v) {
-  return static_cast<T>(v);
-}
-
 // -- config ------------------------------------------------------------------------------------
 // The order and the values are the fingerprint's (to_bytes' header, the bench signature):
 // append, never reorder.
@@ -204,9 +199,7 @@ std::span<const OS> Engine::observation() { return kObservation; }
 // What follows from the fields: the action space and the observation size; and the checks that
 // involve several fields.
 bool Engine::finish_config(Config& c, char* err, int errlen) {
-  if (c.start_player >= c.players)
-    return fail(err, errlen, "nice_buns config field 'start_player': %d; a seat in [0, %d] or -1 is allowed",
-                c.start_player, c.players - 1);
+  if (!check_seat_field(kName, "start_player", c.start_player, c.players, err, errlen)) return false;
   if (c.greedy_size != c.set_size + 1)
     return fail(err, errlen, "nice_buns config field 'greedy_size': %d; set_size + 1 (%d) is allowed", c.greedy_size,
                 c.set_size + 1);

@@ -13,11 +13,6 @@ using CF = ConfigField<Config>;
 using SF = StateField<Config, State>;
 using OS = ObservationSlice<Config>;
 
-template <class T>
-constexpr T narrow(int64_t v) {
-  return static_cast<T>(v);
-}
-
 // -- config ------------------------------------------------------------------------------------
 // The order is the fingerprint's (to_bytes' header): append, never reorder.
 constexpr CF kConfig[] = {
@@ -159,9 +154,7 @@ std::span<const OS> Engine::observation() { return kObservation; }
 // checks that involve several fields (the types come grouped: dim sum by tier, then teas, then
 // at most one takeaway type).
 bool Engine::finish_config(Config& c, char* err, int errlen) {
-  if (c.first_player >= c.players)
-    return fail(err, errlen, "yum_cha config field 'first_player': %d; a seat in [0, %d] or -1 is allowed",
-                c.first_player, c.players - 1);
+  if (!check_seat_field(kName, "first_player", c.first_player, c.players, err, errlen)) return false;
   c.takeaway_type = -1;
   c.tea_first = static_cast<uint8_t>(c.num_types);
   int last_kind = 0, last_tier = 0;
