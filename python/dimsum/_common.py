@@ -270,29 +270,16 @@ class GameSpec(Protocol):
 
 
 # ---------------------------------------------------------------------------------------------
-# Observation layouts
+# Observation layouts (the core declares the slices; game.observation_layout lists them)
 
 @dataclass(frozen=True)
 class Slice:
+    """One named part of the flat observation: ``obs[start:stop]``."""
+
     name: str
     start: int
     stop: int
     doc: str = ""
-
-
-class LayoutBuilder:
-    """Builds a flat observation layout from named parts, in order."""
-
-    def __init__(self) -> None:
-        self.slices: List[Slice] = []
-        self.size = 0
-
-    def add(self, name: str, length: int, doc: str = "") -> None:
-        self.slices.append(Slice(name, self.size, self.size + length, doc))
-        self.size += length
-
-    def layout(self) -> Tuple[Slice, ...]:
-        return tuple(self.slices)
 
 
 # ---------------------------------------------------------------------------------------------
