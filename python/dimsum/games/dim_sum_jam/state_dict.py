@@ -28,8 +28,7 @@ def _tokens() -> Dict[str, Any]:
 
     def decode(cfg: Any, value: Any, fail: Fail) -> int:
         if not isinstance(value, list):
-            raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(value).__name__}; "
-                            f"a list of token codes (like 'SHM3') is allowed")
+            fail.type(f"got {type(value).__name__}", "a list of token codes (like 'SHM3') is allowed")
         mask = 0
         for code in value:
             if not isinstance(code, str) or code not in TOKEN_BY_CODE:
@@ -115,8 +114,7 @@ def _cards_out() -> Dict[str, Any]:
 
     def decode(cfg: Any, value: Any, fail: Fail) -> int:
         if not isinstance(value, list):
-            raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(value).__name__}; "
-                            f"a list of card numbers is allowed")
+            fail.type(f"got {type(value).__name__}", "a list of card numbers is allowed")
         mask = 0
         for number in value:
             card = _card_id(cfg, number, fail)
@@ -130,8 +128,7 @@ def _cards_out() -> Dict[str, Any]:
 
 def _decode_clock(cfg: Any, value: Any, fail: Fail) -> Dict[str, Any]:
     if not isinstance(value, dict):
-        raise TypeError(f"{fail.game} state field {fail.key!r}: got {type(value).__name__}; "
-                        f"a dict with keys top, capacity, lying is allowed")
+        fail.type(f"got {type(value).__name__}", "a dict with keys top, capacity, lying is allowed")
     if set(value) != {"top", "capacity", "lying"}:
         fail(f"keys {sorted(map(str, value))}", "exactly the keys capacity, lying, top")
     if not isinstance(value["lying"], bool):
