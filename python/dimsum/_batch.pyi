@@ -1,13 +1,9 @@
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
 def random_playouts(game: str, config_ints: Sequence[int], n_games: int, seed: int,
                     threads: int = 1) -> Tuple[np.ndarray, np.ndarray]: ...
-def rng_vectors(seed: int, n: int, bounds: Sequence[int], counts: Sequence[int]) -> Dict[str, Any]: ...
-def tick_clock_self_test() -> List[str]: ...
-def tick_clock_script(capacity: int, top: int, lying: bool,
-                      ops: Sequence[Tuple[int, int]]) -> List[Tuple[int, int, bool, bool]]: ...
 
 class _BatchEnv:
     """The C++ side of dimsum.BatchEnv (python/dimsum/_batch_env.py)."""
