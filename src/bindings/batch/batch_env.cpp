@@ -1,5 +1,7 @@
-// pybind11 bindings of the batch side: called once per batch, so the binding's cost vanishes
-// and pybind11's numpy ownership and GIL release serve best. No game logic here.
+// _BatchEnv: the C++ engine is dimsum::BatchEnv<G> (src/dimsum_core/batch/batch_env.hpp); this
+// class owns its output arrays (allocated once, handed back as the same numpy objects every
+// step), parses actions, and releases the GIL around the work. dimsum.BatchEnv (python/dimsum/
+// _batch_env.py) subclasses it for the Python-side parts (game object, messages, clone_state).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -9,50 +11,14 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "bindings.hpp"
 #include "dimsum_core/batch/batch_env.hpp"
-#include "dimsum_core/batch/playouts.hpp"
 #include "dimsum_core/games.hpp"
 
-namespace py = pybind11;
-
+namespace dimsum::bindings {
 namespace {
-
-// A game's C++ Config from the flat ints dimsum.games.<name>.config_ints builds.
-template <class G>
-typename G::Config config_from(const std::vector<int64_t>& ints) {
-  typename G::Config c{};
-  char err[512];
-  if (!G::config_from_ints(ints.data(), static_cast<int>(ints.size()), c, err, sizeof err)) throw py::value_error(err);
-  return c;
-}
-
-py::tuple random_playouts(const std::string& game, const std::vector<int64_t>& config_ints, int64_t n_games,
-                          uint64_t seed, int threads) {
-  if (n_games < 0) throw py::value_error("n_games must be >= 0");
-  if (threads < 1) throw py::value_error("threads must be >= 1");
-  py::array_t<double> returns;
-  py::array_t<int64_t> lengths(n_games);
-  const bool found = dimsum::dispatch_game(game.c_str(), [&]<class G>() {
-    const auto c = config_from<G>(config_ints);
-    const int players = G::config_info(c).players;
-    returns = py::array_t<double>({n_games, static_cast<int64_t>(players)});
-    double* r = returns.mutable_data();
-    int64_t* l = lengths.mutable_data();
-    py::gil_scoped_release release;
-    dimsum::random_playouts<G>(c, seed, n_games, threads, r, l);
-  });
-  if (!found) throw py::value_error("unknown game " + game);
-  return py::make_tuple(returns, lengths);
-}
-
-// ---------------------------------------------------------------------------------------------
-// BatchEnv: the C++ engine is dimsum::BatchEnv<G> (src/dimsum_core/batch/batch_env.hpp); this
-// class owns its output arrays (allocated once, handed back as the same numpy objects every
-// step), parses actions, and releases the GIL around the work. dimsum.BatchEnv (python/dimsum/
-// _batch_env.py) subclasses it for the Python-side parts (game object, messages, clone_state).
 
 constexpr int kErrLen = 512;
 
@@ -99,8 +65,8 @@ class PyBatchEnv {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
     char err[kErrLen] = "";
-    const bool found = dimsum::dispatch_game(game.c_str(), [&]<class G>() {
-      env_ = dimsum::make_batch_env<G>(config_ints.data(), static_cast<int>(config_ints.size()), num_envs, seed,
+    const bool found = dispatch_game(game.c_str(), [&]<class G>() {
+      env_ = make_batch_env<G>(config_ints.data(), static_cast<int>(config_ints.size()), num_envs, seed,
                                        threads, max_steps, err, kErrLen);
     });
     if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
@@ -117,7 +83,7 @@ class PyBatchEnv {
     final_returns_ = zeros<double>({n, players});
     sampled_ = zeros<int64_t>({n});
     actions_.resize(static_cast<size_t>(n));
-    dimsum::BatchOutputs out;
+    BatchOutputs out;
     out.obs = obs_.mutable_data();
     out.rewards = rewards_.mutable_data();
     out.terminated = terminated_.mutable_data();
@@ -198,7 +164,7 @@ class PyBatchEnv {
     if (!env_->set_state(i, raw.data(), steps, err, kErrLen)) throw py::value_error(err);
   }
 
-  const dimsum::BatchEnvBase& env() const { return *env_; }
+  const BatchEnvBase& env() const { return *env_; }
 
  private:
   // Serializes calls on one env (its arrays and states are shared), taken with the GIL released
@@ -227,7 +193,7 @@ class PyBatchEnv {
     throw py::error_already_set();
   }
 
-  std::unique_ptr<dimsum::BatchEnvBase> env_;
+  std::unique_ptr<BatchEnvBase> env_;
   py::array_t<float> obs_, final_observation_;
   py::array_t<double> rewards_, final_returns_;
   py::array_t<bool> terminated_, truncated_, legal_mask_;
@@ -239,11 +205,7 @@ class PyBatchEnv {
 
 }  // namespace
 
-PYBIND11_MODULE(_batch, m, py::mod_gil_not_used()) {
-  m.doc() = "dimsum's batch engine (pybind11): BatchEnv and random playouts in C++ with the GIL released.";
-  m.def("random_playouts", &random_playouts, py::arg("game"), py::arg("config_ints"), py::arg("n_games"),
-        py::arg("seed"), py::arg("threads") = 1,
-        "Plays n_games uniformly random games in C++; returns (returns[n_games, players], lengths[n_games]).");
+void register_batch_env(py::module_& m) {
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
       .def(py::init<const std::string&, const std::vector<int64_t>&, int, uint64_t, int, int>(), py::arg("game"),
            py::arg("config_ints"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("max_steps"))
@@ -263,6 +225,6 @@ PYBIND11_MODULE(_batch, m, py::mod_gil_not_used()) {
       .def_property_readonly("num_actions", [](const PyBatchEnv& e) { return e.env().info().num_actions; })
       .def_property_readonly("players", [](const PyBatchEnv& e) { return e.env().info().players; })
       .def_property_readonly("observation_size", [](const PyBatchEnv& e) { return e.env().info().observation_size; });
-  m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
-        "std::thread::hardware_concurrency() (at least 1).");
 }
+
+}  // namespace dimsum::bindings
