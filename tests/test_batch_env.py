@@ -7,26 +7,13 @@ import numpy as np
 import pytest
 
 import dimsum
+from dimsum import _batch, _core
 from dimsum.reference.rng import derive_seed
 
 # Short games, so that tests see many games end: the rules' own guards end them (terminated).
 SHORT = {"yum_cha": dict(players=3, rounds=1, max_turns_per_round=6)}
 
-
-def compiled_games():
-    out = []
-    for name in dimsum.games():
-        try:
-            dimsum.make(name)
-        except ValueError as e:
-            if "not compiled" in str(e):
-                continue
-            raise
-        out.append(name)
-    return out
-
-
-GAMES = compiled_games()
+GAMES = _core.registered_games()
 
 
 @pytest.fixture(params=GAMES)
@@ -290,6 +277,26 @@ def test_an_out_of_range_action_is_illegal(bad):
     with pytest.raises(dimsum.IllegalActionError, match=f"env 1: action {bad} is out of range"):
         env.step(actions)
     assert snapshot(env) == before
+
+
+def test_config_bytes_of_another_build_or_game_are_refused():
+    game = dimsum.make("yum_cha")
+    config, size, version = game.config_bytes(), game.state_size, game.version[0]
+    for bad in [(config[:-1], size, version), (config + b"\0", size, version), (config, size + 8, version),
+                (config, size, version + 1)]:
+        with pytest.raises(ValueError, match="not from this build"):
+            _batch._BatchEnv("yum_cha", *bad, 2, 0, 1, 10)
+        with pytest.raises(ValueError, match="not from this build"):
+            _batch.random_playouts("yum_cha", *bad, 2, 0)
+    with pytest.raises(ValueError, match="not compiled"):
+        _batch._BatchEnv("mahjong", config, size, version, 2, 0, 1, 10)
+    with pytest.raises(ValueError, match="not compiled"):
+        _batch.random_playouts("mahjong", config, size, version, 2, 0)
+    for other in GAMES:
+        if other != "yum_cha":
+            theirs = dimsum.make(other)
+            with pytest.raises(ValueError, match="not from this build"):
+                _batch._BatchEnv("yum_cha", theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
 
 
 @pytest.mark.parametrize(

@@ -1,15 +1,18 @@
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-def random_playouts(game: str, config_ints: Sequence[int], n_games: int, seed: int,
+# A Game crosses from dimsum._core as (game.name, game.config_bytes(), game.state_size,
+# game.version[0]): its built C++ Config, copied, never parsed again.
+
+def random_playouts(game: str, config: bytes, state_size: int, state_version: int, n_games: int, seed: int,
                     threads: int = 1) -> Tuple[np.ndarray, np.ndarray]: ...
 
 class _BatchEnv:
     """The C++ side of dimsum.BatchEnv (python/dimsum/_batch_env.py)."""
 
-    def __init__(self, game: str, config_ints: Sequence[int], num_envs: int, seed: int, threads: int,
-                 max_steps: int) -> None: ...
+    def __init__(self, game: str, config: bytes, state_size: int, state_version: int, num_envs: int, seed: int,
+                 threads: int, max_steps: int) -> None: ...
     def reset(self, seed: Optional[int] = None) -> Tuple[np.ndarray, Dict[str, np.ndarray]]: ...
     def step(self, actions: Any, copy: bool = False
              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, np.ndarray]]: ...

@@ -4,6 +4,8 @@ The work (applying actions, auto-resetting, writing observations and masks) is
 dimsum::BatchEnv<Game> in src/dimsum_core/batch/batch_env.hpp, run on a persistent thread pool
 with the GIL released; dimsum._batch binds it. This subclass only adds what needs the Python
 side of a game: the Game object, readable error messages, and per-move State objects.
+A Game crosses to the C++ side as its built config's bytes (``Game.config_bytes()``), not parsed
+again.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ class BatchEnv(_batch._BatchEnv):
         if max_episode_steps is None:
             max_episode_steps = game.max_game_length
         max_episode_steps = check_int(max_episode_steps, "max_episode_steps", 1, (1 << 31) - 1)
-        super().__init__(game.name, game.config_ints(), num_envs, seed, threads, max_episode_steps)
+        super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
+                         max_episode_steps)
         self.game = game
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.

@@ -4,7 +4,6 @@
 // _batch_env.py) subclasses it for the Python-side parts (game object, messages, clone_state).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -60,17 +59,16 @@ void read_actions(py::handle obj, int n, int64_t* out) {
 
 class PyBatchEnv {
  public:
-  PyBatchEnv(const std::string& game, const std::vector<int64_t>& config_ints, int num_envs, uint64_t seed,
-             int threads, int max_steps) {
+  // config, state_size, state_version: Game.config_bytes(), Game.state_size, Game.version[0].
+  PyBatchEnv(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
+             int num_envs, uint64_t seed, int threads, int max_steps) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
-    char err[kErrLen] = "";
     const bool found = dispatch_game(game.c_str(), [&]<class G>() {
-      env_ = make_batch_env<G>(config_ints.data(), static_cast<int>(config_ints.size()), num_envs, seed,
-                                       threads, max_steps, err, kErrLen);
+      env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
+                               max_steps);
     });
     if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
-    if (!env_) throw py::value_error(err);
     const auto& info = env_->info();
     const py::ssize_t n = num_envs, players = info.players, obs = info.observation_size;
     obs_ = zeros<float>({n, obs});
@@ -207,8 +205,9 @@ class PyBatchEnv {
 
 void register_batch_env(py::module_& m) {
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
-      .def(py::init<const std::string&, const std::vector<int64_t>&, int, uint64_t, int, int>(), py::arg("game"),
-           py::arg("config_ints"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("max_steps"))
+      .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int>(),
+           py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
+           py::arg("seed"), py::arg("threads"), py::arg("max_steps"))
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
       .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false,

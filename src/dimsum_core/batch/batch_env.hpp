@@ -223,12 +223,10 @@ class BatchEnv final : public BatchEnvBase {
   ThreadPool pool_;
 };
 
-// A BatchEnv of game `G` built from the flat config ints; nullptr and a message if invalid.
+// A BatchEnv of game `G` over a built (already validated) configuration.
 template <class G>
-std::unique_ptr<BatchEnvBase> make_batch_env(const int64_t* config_ints, int n, int num_envs, uint64_t seed,
-                                             int threads, int max_steps, char* err, int errlen) {
-  typename G::Config c{};
-  if (!G::config_from_ints(config_ints, n, c, err, errlen)) return nullptr;
+std::unique_ptr<BatchEnvBase> make_batch_env(const typename G::Config& c, int num_envs, uint64_t seed, int threads,
+                                             int max_steps) {
   return std::make_unique<BatchEnv<G>>(c, num_envs, seed, threads, max_steps);
 }
 
