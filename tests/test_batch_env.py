@@ -279,6 +279,50 @@ def test_an_out_of_range_action_is_illegal(bad):
     assert snapshot(env) == before
 
 
+def test_the_first_illegal_env_is_named_whatever_the_threads():
+    game = dimsum.make("yum_cha")
+    for threads in (1, 2, 3):
+        env = dimsum.BatchEnv(game, 200, seed=0, threads=threads)
+        env.reset()
+        before = snapshot(env)
+        actions = env.sample_actions(0).copy()
+        actions[[7, 150, 199]] = -1
+        with pytest.raises(dimsum.IllegalActionError, match="env 7: action -1 is out of range"):
+            env.step(actions)
+        assert snapshot(env) == before
+
+
+def test_legality_is_the_envs_own_not_the_returned_mask():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 4, seed=0, threads=2)
+    _, info = env.reset()
+    before = snapshot(env)
+    mask = info["legal_mask"]
+    actions = env.sample_actions(0).copy()
+    illegal = int(np.flatnonzero(~mask[2])[0])
+    mask[:] = True  # the user's array: writing into it makes nothing legal
+    actions[2] = illegal
+    with pytest.raises(dimsum.IllegalActionError, match=f"env 2: action {illegal} "):
+        env.step(actions)
+    assert snapshot(env) == before
+    mask[:] = False  # nor illegal
+    env.step(env.sample_actions(0))
+    assert mask.any(axis=1).all()  # and the step wrote it afresh
+
+
+def test_the_cpp_step_reports_env_and_action_and_python_words_them():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 3, seed=0)
+    _, info = env.reset()
+    actions = env.sample_actions(0).copy()
+    illegal = int(np.flatnonzero(~info["legal_mask"][1])[0])
+    actions[1] = illegal
+    with pytest.raises(_batch.IllegalAction) as e:
+        _batch._BatchEnv.step(env, actions)
+    assert e.value.args == (1, illegal)
+    assert isinstance(e.value, ValueError) and not isinstance(e.value, dimsum.IllegalActionError)
+
+
 def test_config_bytes_of_another_build_or_game_are_refused():
     game = dimsum.make("yum_cha")
     config, size, version = game.config_bytes(), game.state_size, game.version[0]

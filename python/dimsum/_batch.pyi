@@ -8,6 +8,9 @@ import numpy as np
 def random_playouts(game: str, config: bytes, state_size: int, state_version: int, n_games: int, seed: int,
                     threads: int = 1) -> Tuple[np.ndarray, np.ndarray]: ...
 
+class IllegalAction(ValueError):
+    """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
+
 class _BatchEnv:
     """The C++ side of dimsum.BatchEnv (python/dimsum/_batch_env.py)."""
 

@@ -2,6 +2,7 @@
 // class owns its output arrays (allocated once, handed back as the same numpy objects every
 // step), parses actions, and releases the GIL around the work. dimsum.BatchEnv (python/dimsum/
 // _batch_env.py) subclasses it for the Python-side parts (game object, messages, clone_state).
+#include <pybind11/gil_safe_call_once.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -20,6 +21,16 @@ namespace dimsum::bindings {
 namespace {
 
 constexpr int kErrLen = 512;
+
+// dimsum._batch.IllegalAction(env, action): step found env's action out of range or illegal
+// and moved no env. A plain ValueError carrying the two ints; dimsum.BatchEnv turns it into an
+// IllegalActionError with a readable message.
+PYBIND11_CONSTINIT py::gil_safe_call_once_and_store<py::object> illegal_action_type;
+
+[[noreturn]] void raise_illegal(int env, int64_t action) {
+  PyErr_SetObject(illegal_action_type.get_stored().ptr(), py::make_tuple(env, action).ptr());
+  throw py::error_already_set();
+}
 
 template <class T>
 py::array_t<T> zeros(std::vector<py::ssize_t> shape) {
@@ -114,14 +125,12 @@ class PyBatchEnv {
     {
       auto lock = e.lock();
       read_actions(actions, e.env_->num_envs(), e.actions_.data());
-      const int bad = e.env_->first_illegal(e.actions_.data());
-      if (bad >= 0) {
-        const int64_t action = e.actions_[static_cast<size_t>(bad)];
-        lock.unlock();  // the message reads env `bad`'s state through the public methods
-        raise_illegal(self, bad, action);
+      int bad;
+      {
+        py::gil_scoped_release release;
+        bad = e.env_->step(e.actions_.data());  // checks every action first: all or nothing
       }
-      py::gil_scoped_release release;
-      e.env_->step(e.actions_.data());
+      if (bad >= 0) raise_illegal(bad, e.actions_[static_cast<size_t>(bad)]);
     }
     py::dict info;
     info["current_player"] = maybe_copy(e.current_player_, copy);
@@ -183,14 +192,6 @@ class PyBatchEnv {
 
   static py::object maybe_copy(const py::array& a, bool copy) { return copy ? a.attr("copy")() : py::object(a); }
 
-  [[noreturn]] static void raise_illegal(py::object self, int env, int64_t action) {
-    py::object error = py::module_::import("dimsum._common").attr("IllegalActionError");
-    std::string message = "env " + std::to_string(env) + ": action " + std::to_string(action) + " is not legal";
-    if (py::hasattr(self, "_illegal_message")) message = self.attr("_illegal_message")(env, action).cast<std::string>();
-    PyErr_SetString(error.ptr(), message.c_str());
-    throw py::error_already_set();
-  }
-
   std::unique_ptr<BatchEnvBase> env_;
   py::array_t<float> obs_, final_observation_;
   py::array_t<double> rewards_, final_returns_;
@@ -204,6 +205,17 @@ class PyBatchEnv {
 }  // namespace
 
 void register_batch_env(py::module_& m) {
+  illegal_action_type.call_once_and_store_result([] {
+    PyObject* type = PyErr_NewExceptionWithDoc(
+        "dimsum._batch.IllegalAction",
+        "args (env, action): env's action is out of range or illegal; step moved no env. "
+        "dimsum.BatchEnv raises dimsum.IllegalActionError instead.",
+        PyExc_ValueError, nullptr);
+    if (type == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(type);
+  });
+  m.attr("IllegalAction") = illegal_action_type.get_stored();
+
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
       .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int>(),
            py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
@@ -211,7 +223,8 @@ void register_batch_env(py::module_& m) {
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
       .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false,
-           "One action per env; returns (obs, rewards, terminated, truncated, info). See docs/API.md.")
+           "One action per env; returns (obs, rewards, terminated, truncated, info). See docs/API.md. "
+           "Raises IllegalAction(env, action), moving no env, if any action is illegal.")
       .def("sample_actions", &PyBatchEnv::sample_actions, py::arg("seed"),
            "One uniformly random legal action per env (env i from derive_seed(seed ^ salt, i)); the same "
            "int64 array every call, overwritten.")
