@@ -366,7 +366,8 @@ def test_actions_of_the_wrong_type_or_shape_are_refused(actions, error):
     assert snapshot(env) == before
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+                                   ">i4", ">u8", "<i2", "=i8"])
 def test_actions_of_any_integer_dtype_and_layout(dtype):
     game = dimsum.make("yum_cha")
     reference = dimsum.BatchEnv(game, 3, seed=4)

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -39,6 +40,9 @@ py::array_t<T> zeros(std::vector<py::ssize_t> shape) {
   return a;
 }
 
+// numpy's byte order mark of a non-native dtype on this machine.
+constexpr char kSwapped = std::endian::native == std::endian::little ? '>' : '<';
+
 // Reads one int per env from any integer array-like of shape (n,) (any int width, any stride).
 void read_actions(py::handle obj, int n, int64_t* out) {
   py::array arr = py::array::ensure(obj);
@@ -51,7 +55,7 @@ void read_actions(py::handle obj, int n, int64_t* out) {
     throw py::value_error("actions must have shape (num_envs,) = (" + std::to_string(n) + ",), got shape " +
                           py::str(arr.attr("shape")).cast<std::string>());
   }
-  if (!arr.dtype().attr("isnative").cast<bool>()) arr = arr.attr("astype")("int64");
+  if (arr.dtype().byteorder() == kSwapped) arr = arr.attr("astype")("int64");
   const char* data = static_cast<const char*>(arr.data());
   const py::ssize_t stride = arr.strides(0);
   const bool is_signed = kind == 'i';
@@ -174,12 +178,15 @@ class PyBatchEnv {
   const BatchEnvBase& env() const { return *env_; }
 
  private:
-  // Serializes calls on one env (its arrays and states are shared), taken with the GIL released
-  // so that a thread waiting for it never blocks the thread that holds it.
+  // Serializes calls on one env (its arrays and states are shared). When another thread holds
+  // it, it is waited for with the GIL released, so that the waiting thread never blocks the
+  // thread that holds it; uncontended, try_lock takes it without a GIL round trip.
   std::unique_lock<std::mutex> lock() {
-    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
-    py::gil_scoped_release release;
-    lock.lock();
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      py::gil_scoped_release release;
+      lock.lock();
+    }
     return lock;
   }
 
