@@ -237,10 +237,18 @@ class BatchEnv final : public BatchEnvBase {
     uint64_t* bits = legal_.data() + row(i, mask_words_);
     std::fill_n(mask, info_.num_actions, false);
     std::fill_n(bits, mask_words_, uint64_t{0});
+    uint64_t word = 0;  // bits[w], built in a register: the list is sorted
+    int w = 0;
     for (const int a : LegalActions<G>(config_, s)) {
       mask[a] = true;
-      bits[a >> 6] |= uint64_t{1} << (a & 63);
+      if (a >> 6 != w) {
+        bits[w] = word;
+        word = 0;
+        w = a >> 6;
+      }
+      word |= uint64_t{1} << (a & 63);
     }
+    bits[w] = word;
   }
 
   const Config config_;
