@@ -19,9 +19,11 @@ from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORE = os.path.join("src", "dimsum_core")
+BINDINGS = os.path.join("src", "bindings")  # dimsum._batch's sources (pybind11), one file per topic
 MSVC = sys.platform == "win32"
 
 core_sources = sorted(glob(os.path.join(CORE, "**", "*.cpp"), recursive=True))
+batch_sources = sorted(glob(os.path.join(BINDINGS, "batch", "*.cpp")))
 # an extension relinks when any core file changes (the static library is not tracked by itself)
 core_files = core_sources + sorted(glob(os.path.join(CORE, "**", "*.hpp"), recursive=True))
 
@@ -51,11 +53,11 @@ extensions = [
     ),
     Extension(
         "dimsum._batch",
-        sources=[os.path.join("python", "dimsum", "_batch.cpp")],
+        sources=batch_sources,
         include_dirs=["src", pybind11.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
-        depends=core_files,
+        depends=core_files + sorted(glob(os.path.join(BINDINGS, "batch", "*.hpp"))),
     ),
 ]
 

@@ -7,26 +7,13 @@ import numpy as np
 import pytest
 
 import dimsum
+from dimsum import _batch, _core
 from dimsum.reference.rng import derive_seed
 
 # Short games, so that tests see many games end: the rules' own guards end them (terminated).
 SHORT = {"yum_cha": dict(players=3, rounds=1, max_turns_per_round=6)}
 
-
-def compiled_games():
-    out = []
-    for name in dimsum.games():
-        try:
-            dimsum.make(name)
-        except ValueError as e:
-            if "not compiled" in str(e):
-                continue
-            raise
-        out.append(name)
-    return out
-
-
-GAMES = compiled_games()
+GAMES = _core.registered_games()
 
 
 @pytest.fixture(params=GAMES)
@@ -292,6 +279,70 @@ def test_an_out_of_range_action_is_illegal(bad):
     assert snapshot(env) == before
 
 
+def test_the_first_illegal_env_is_named_whatever_the_threads():
+    game = dimsum.make("yum_cha")
+    for threads in (1, 2, 3):
+        env = dimsum.BatchEnv(game, 200, seed=0, threads=threads)
+        env.reset()
+        before = snapshot(env)
+        actions = env.sample_actions(0).copy()
+        actions[[7, 150, 199]] = -1
+        with pytest.raises(dimsum.IllegalActionError, match="env 7: action -1 is out of range"):
+            env.step(actions)
+        assert snapshot(env) == before
+
+
+def test_legality_is_the_envs_own_not_the_returned_mask():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 4, seed=0, threads=2)
+    _, info = env.reset()
+    before = snapshot(env)
+    mask = info["legal_mask"]
+    actions = env.sample_actions(0).copy()
+    illegal = int(np.flatnonzero(~mask[2])[0])
+    mask[:] = True  # the user's array: writing into it makes nothing legal
+    actions[2] = illegal
+    with pytest.raises(dimsum.IllegalActionError, match=f"env 2: action {illegal} "):
+        env.step(actions)
+    assert snapshot(env) == before
+    mask[:] = False  # nor illegal
+    env.step(env.sample_actions(0))
+    assert mask.any(axis=1).all()  # and the step wrote it afresh
+
+
+def test_the_cpp_step_reports_env_and_action_and_python_words_them():
+    game = dimsum.make("yum_cha")
+    env = dimsum.BatchEnv(game, 3, seed=0)
+    _, info = env.reset()
+    actions = env.sample_actions(0).copy()
+    illegal = int(np.flatnonzero(~info["legal_mask"][1])[0])
+    actions[1] = illegal
+    with pytest.raises(_batch.IllegalAction) as e:
+        _batch._BatchEnv.step(env, actions)
+    assert e.value.args == (1, illegal)
+    assert isinstance(e.value, ValueError) and not isinstance(e.value, dimsum.IllegalActionError)
+
+
+def test_config_bytes_of_another_build_or_game_are_refused():
+    game = dimsum.make("yum_cha")
+    config, size, version = game.config_bytes(), game.state_size, game.version[0]
+    for bad in [(config[:-1], size, version), (config + b"\0", size, version), (config, size + 8, version),
+                (config, size, version + 1)]:
+        with pytest.raises(ValueError, match="not from this build"):
+            _batch._BatchEnv("yum_cha", *bad, 2, 0, 1, 10)
+        with pytest.raises(ValueError, match="not from this build"):
+            _batch.random_playouts("yum_cha", *bad, 2, 0)
+    with pytest.raises(ValueError, match="not compiled"):
+        _batch._BatchEnv("mahjong", config, size, version, 2, 0, 1, 10)
+    with pytest.raises(ValueError, match="not compiled"):
+        _batch.random_playouts("mahjong", config, size, version, 2, 0)
+    for other in GAMES:
+        if other != "yum_cha":
+            theirs = dimsum.make(other)
+            with pytest.raises(ValueError, match="not from this build"):
+                _batch._BatchEnv("yum_cha", theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
+
+
 @pytest.mark.parametrize(
     "actions, error",
     [
@@ -315,7 +366,8 @@ def test_actions_of_the_wrong_type_or_shape_are_refused(actions, error):
     assert snapshot(env) == before
 
 
-@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64,
+                                   ">i4", ">u8", "<i2", "=i8"])
 def test_actions_of_any_integer_dtype_and_layout(dtype):
     game = dimsum.make("yum_cha")
     reference = dimsum.BatchEnv(game, 3, seed=4)

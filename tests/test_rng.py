@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from dimsum import _batch
 from dimsum.reference.rng import Rng, derive_seed, splitmix64
+
+pytest_plugins = ["cpp.core_hooks"]  # the core_hooks fixture: the C++ RNG, through tests/cpp/core_hooks.cpp
 
 VECTORS = json.loads((Path(__file__).parent / "data" / "rng_vectors.json").read_text())
 
@@ -36,8 +37,8 @@ def test_python_rng_reproduces_the_frozen_vectors(vector):
 
 
 @pytest.mark.parametrize("vector", VECTORS["vectors"], ids=lambda v: str(v["seed"]))
-def test_cpp_rng_reproduces_the_frozen_vectors(vector):
-    out = _batch.rng_vectors(vector["seed"], VECTORS["n"], VECTORS["bounds"], VECTORS["counts"])
+def test_cpp_rng_reproduces_the_frozen_vectors(vector, core_hooks):
+    out = core_hooks.rng_vectors(vector["seed"], VECTORS["n"], VECTORS["bounds"], VECTORS["counts"])
     assert out["u64"] == vector["u64"]
     assert out["bounded"] == vector["bounded"]
     assert out["draws"] == vector["draws"]

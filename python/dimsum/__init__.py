@@ -55,7 +55,8 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
         raise TypeError(f"random_playouts takes a Game from dimsum.make(...), got {type(game).__name__}")
     n_games = check_int(n_games, "n_games", 0, 1 << 40)
     threads = check_int(threads, "threads", 1, 1024)
-    return _batch.random_playouts(game.name, game.config_ints(), n_games, check_seed(seed), threads)
+    return _batch.random_playouts(game.name, game.config_bytes(), game.state_size, game.version[0], n_games,
+                                  check_seed(seed), threads)
 
 
 def __getattr__(name: str):

@@ -1,19 +1,21 @@
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-def random_playouts(game: str, config_ints: Sequence[int], n_games: int, seed: int,
+# A Game crosses from dimsum._core as (game.name, game.config_bytes(), game.state_size,
+# game.version[0]): its built C++ Config, copied, never parsed again.
+
+def random_playouts(game: str, config: bytes, state_size: int, state_version: int, n_games: int, seed: int,
                     threads: int = 1) -> Tuple[np.ndarray, np.ndarray]: ...
-def rng_vectors(seed: int, n: int, bounds: Sequence[int], counts: Sequence[int]) -> Dict[str, Any]: ...
-def tick_clock_self_test() -> List[str]: ...
-def tick_clock_script(capacity: int, top: int, lying: bool,
-                      ops: Sequence[Tuple[int, int]]) -> List[Tuple[int, int, bool, bool]]: ...
+
+class IllegalAction(ValueError):
+    """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
 
 class _BatchEnv:
     """The C++ side of dimsum.BatchEnv (python/dimsum/_batch_env.py)."""
 
-    def __init__(self, game: str, config_ints: Sequence[int], num_envs: int, seed: int, threads: int,
-                 max_steps: int) -> None: ...
+    def __init__(self, game: str, config: bytes, state_size: int, state_version: int, num_envs: int, seed: int,
+                 threads: int, max_steps: int) -> None: ...
     def reset(self, seed: Optional[int] = None) -> Tuple[np.ndarray, Dict[str, np.ndarray]]: ...
     def step(self, actions: Any, copy: bool = False
              ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, np.ndarray]]: ...

@@ -4,6 +4,8 @@ The work (applying actions, auto-resetting, writing observations and masks) is
 dimsum::BatchEnv<Game> in src/dimsum_core/batch/batch_env.hpp, run on a persistent thread pool
 with the GIL released; dimsum._batch binds it. This subclass only adds what needs the Python
 side of a game: the Game object, readable error messages, and per-move State objects.
+A Game crosses to the C++ side as its built config's bytes (``Game.config_bytes()``), not parsed
+again; an illegal action comes back as ``_batch.IllegalAction(env, action)`` and is worded here.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _batch
-from ._common import check_int, check_seed, describe_actions
+from ._common import IllegalActionError, check_int, check_seed, describe_actions
 
 _MAX_ENVS = 1 << 24
+_step = _batch._BatchEnv.step  # the C++ step, called with no super() lookup on the hot path
 
 
 class BatchEnv(_batch._BatchEnv):
@@ -47,7 +50,8 @@ class BatchEnv(_batch._BatchEnv):
         if max_episode_steps is None:
             max_episode_steps = game.max_game_length
         max_episode_steps = check_int(max_episode_steps, "max_episode_steps", 1, (1 << 31) - 1)
-        super().__init__(game.name, game.config_ints(), num_envs, seed, threads, max_episode_steps)
+        super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
+                         max_episode_steps)
         self.game = game
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.
@@ -58,6 +62,15 @@ class BatchEnv(_batch._BatchEnv):
         """Deals game 0 of every env again (from ``seed`` if given, which then becomes the env's
         seed); returns ``(obs, info)``."""
         return super().reset(None if seed is None else check_seed(seed))
+
+    def step(self, actions, copy: bool = False):
+        """One action per env (an integer array-like of shape ``(num_envs,)``); returns ``(obs,
+        rewards, terminated, truncated, info)``. All or nothing: if any action is out of range or
+        illegal, raises IllegalActionError naming the first such env, and no env moves."""
+        try:
+            return _step(self, actions, copy)
+        except _batch.IllegalAction as e:
+            raise IllegalActionError(self._illegal_message(*e.args)) from None
 
     @property
     def observation_shape(self):
@@ -82,7 +95,7 @@ class BatchEnv(_batch._BatchEnv):
         self._set_state_bytes(i, data[len(self._header):], min(len(state.history), (1 << 31) - 1))
 
     def _illegal_message(self, i: int, action: int) -> str:
-        """The IllegalActionError message for env ``i`` (called by step, which moved nothing)."""
+        """The IllegalActionError message for env ``i`` (step moved nothing)."""
         where = f"BatchEnv.step: env {i}"
         if not 0 <= action < self.num_actions:
             return f"{where}: action {action} is out of range: actions are 0..{self.num_actions - 1}; no env has moved"

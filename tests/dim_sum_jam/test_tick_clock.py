@@ -2,7 +2,10 @@
 
 import pytest
 
+from dimsum.reference.rng import Rng
 from dimsum.reference.tick_clock import ClockView, TickClock
+
+pytest_plugins = ["cpp.core_hooks"]  # the core_hooks fixture: the C++ clock, through tests/cpp/core_hooks.cpp
 
 
 def test_new_clock_is_a_full_standing_glass():
@@ -110,16 +113,14 @@ def test_view_is_read_only_and_live():
         v.top = 5
 
 
-# -- the C++ twin (common/tick_clock.hpp), through dimsum._batch's test hooks ---------------------
+# -- the C++ twin (common/tick_clock.hpp), through the test-only tests/cpp/core_hooks.cpp ----------
 
-def test_cpp_tick_clock_checks_pass():
-    from dimsum import _batch
-
-    assert _batch.tick_clock_self_test() == []
+def test_cpp_tick_clock_checks_pass(core_hooks):
+    assert core_hooks.clock_checks() == []
 
 
 def _python_script(capacity, top, lying, ops):
-    """The reference clock driven by the same (op, arg) script as _batch.tick_clock_script."""
+    """The reference clock driven by the same (op, arg) script as core_hooks.clock_scripts."""
     c = TickClock(capacity, top, lying)
     out = []
     for op, arg in ops:
@@ -136,11 +137,9 @@ def _python_script(capacity, top, lying, ops):
     return out
 
 
-def test_cpp_and_python_clocks_agree_on_random_operations():
-    from dimsum import _batch
-    from dimsum.reference.rng import Rng
-
+def test_cpp_and_python_clocks_agree_on_random_operations(core_hooks):
     rng = Rng(2024)
+    scripts = []
     for _ in range(500):
         capacity = 1 + rng.bounded(2000) if rng.bounded(10) else 1_000_000
         top, lying = rng.bounded(capacity + 1), bool(rng.bounded(2))
@@ -151,4 +150,7 @@ def test_cpp_and_python_clocks_agree_on_random_operations():
             arg = (rng.bounded(capacity // 3 + 2) if rng.bounded(4) else rng.bounded(3 * capacity + 1)) \
                 if op == 0 else rng.bounded(2)
             ops.append((op, arg))
-        assert _batch.tick_clock_script(capacity, top, lying, ops) == _python_script(capacity, top, lying, ops)
+        scripts.append((capacity, top, lying, ops))
+    # one run of the C++ program for all 500 scripts, then the same check on each
+    for script, cpp in zip(scripts, core_hooks.clock_scripts(scripts), strict=True):
+        assert cpp == _python_script(*script)

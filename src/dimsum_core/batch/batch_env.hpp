@@ -5,8 +5,9 @@
 // - Env i's k-th game (k = 0 after reset) is dealt from derive_seed(derive_seed(seed, i), k).
 //   Every env only ever touches its own state and its own rows of the outputs, so results never
 //   depend on the thread count, on the batch size, or on which thread ran which env.
-// - step() is all or nothing: first_illegal() is checked over the whole batch before anything
-//   moves (the binding refuses the step if any action is illegal).
+// - step() is all or nothing: every env's action is checked before any env moves, against the
+//   legal mask this engine wrote for that env (its own copy: the caller's legal_mask array may
+//   have been written to), so legality costs one bit lookup per env, never a move generation.
 // - Auto-reset in the same step (Gymnasium's AutoresetMode.SAME_STEP): an env whose game ended
 //   (terminated: the rules ended it; truncated: it reached max_steps actions) reports the final
 //   returns as its rewards, keeps the final state's returns and every player's observation of it
@@ -17,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -60,10 +62,9 @@ class BatchEnvBase {
   virtual void set_outputs(const BatchOutputs& out) = 0;
   // Deals game 0 of every env from `seed` and writes the outputs (rewards 0, no env ended).
   virtual void reset(uint64_t seed) = 0;
-  // The first env whose action is out of range or illegal, or -1 if the whole batch is legal.
-  virtual int first_illegal(const int64_t* actions) const = 0;
-  // Applies one legal action per env (check first_illegal first), auto-resetting ended games.
-  virtual void step(const int64_t* actions) = 0;
+  // Applies one action per env, auto-resetting ended games, and returns -1; or, if any env's
+  // action is out of range or illegal, returns the lowest such env and moves nothing.
+  virtual int step(const int64_t* actions) = 0;
   // One uniformly random legal action per env, env i from derive_seed(seed ^ kSampleSalt, i).
   virtual void sample_actions(uint64_t seed, int64_t* out) = 0;
 
@@ -90,6 +91,8 @@ class BatchEnv final : public BatchEnvBase {
         states_(static_cast<size_t>(num_envs)),
         game_index_(static_cast<size_t>(num_envs), 0),
         steps_(static_cast<size_t>(num_envs), 0),
+        mask_words_((info_.num_actions + 63) / 64),
+        legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
   const ConfigInfo& info() const override { return info_; }
@@ -113,16 +116,10 @@ class BatchEnv final : public BatchEnvBase {
     });
   }
 
-  int first_illegal(const int64_t* actions) const override {
-    for (size_t i = 0; i < states_.size(); ++i) {
-      const int64_t a = actions[i];
-      if (a < 0 || a >= info_.num_actions || !dimsum::is_legal<G>(config_, states_[i], static_cast<int>(a))) return static_cast<int>(i);
-    }
-    return -1;
-  }
-
-  void step(const int64_t* actions) override {
-    for_each_env([this, actions](size_t i) { step_env(i, static_cast<int>(actions[i])); });
+  int step(const int64_t* actions) override {
+    const int bad = first_illegal(actions);
+    if (bad < 0) for_each_env([this, actions](size_t i) { step_env(i, static_cast<int>(actions[i])); });
+    return bad;
   }
 
   void sample_actions(uint64_t seed, int64_t* out) override {
@@ -163,6 +160,35 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   static size_t index(int i) { return static_cast<size_t>(i); }
+
+  // Is `a` legal in env i's current state: one bit of the mask write_current made for it.
+  bool legal(size_t i, int64_t a) const {
+    if (a < 0 || a >= info_.num_actions) return false;
+    const uint64_t word = legal_[i * static_cast<size_t>(mask_words_) + static_cast<size_t>(a >> 6)];
+    return (word >> (a & 63)) & 1;
+  }
+
+  // The lowest env whose action is illegal, or -1. On the pool in blocks of kCheckGrain envs
+  // (a check costs about a nanosecond an env, handing a block to another thread 0.1-2 us, so a
+  // batch of up to kCheckGrain envs is checked inline): a block stops at its first illegal env,
+  // and the lowest of those is the batch's first.
+  static constexpr int64_t kCheckGrain = 2048;
+
+  int first_illegal(const int64_t* actions) {
+    std::atomic<int64_t> first{num_envs_};
+    pool_.run(num_envs_, std::max(grain(), kCheckGrain), [this, actions, &first](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) {
+        if (legal(static_cast<size_t>(i), actions[i])) continue;
+        int64_t seen = first.load(std::memory_order_relaxed);
+        while (i < seen && !first.compare_exchange_weak(seen, i, std::memory_order_relaxed)) {
+        }
+        return;
+      }
+    });
+    const int64_t bad = first.load(std::memory_order_relaxed);
+    return bad < num_envs_ ? static_cast<int>(bad) : -1;
+  }
+
   static size_t row(size_t i, int width) { return i * static_cast<size_t>(width); }
 
   void deal(size_t i) {
@@ -195,7 +221,8 @@ class BatchEnv final : public BatchEnvBase {
     write_current(i);
   }
 
-  // obs, mask and player to act of env i's current (never terminal) state.
+  // obs, mask and player to act of env i's current (never terminal) state; the mask twice: the
+  // caller's bools, and the bits step() checks actions against.
   void write_current(size_t i) {
     const State& s = states_[i];
     const int player = G::current_player(s);
@@ -207,8 +234,21 @@ class BatchEnv final : public BatchEnvBase {
       std::fill_n(obs, info_.observation_size, 0.0f);  // unreachable: a new game is never over
     }
     bool* mask = out_.legal_mask + row(i, info_.num_actions);
+    uint64_t* bits = legal_.data() + row(i, mask_words_);
     std::fill_n(mask, info_.num_actions, false);
-    for (const int a : LegalActions<G>(config_, s)) mask[a] = true;
+    std::fill_n(bits, mask_words_, uint64_t{0});
+    uint64_t word = 0;  // bits[w], built in a register: the list is sorted
+    int w = 0;
+    for (const int a : LegalActions<G>(config_, s)) {
+      mask[a] = true;
+      if (a >> 6 != w) {
+        bits[w] = word;
+        word = 0;
+        w = a >> 6;
+      }
+      word |= uint64_t{1} << (a & 63);
+    }
+    bits[w] = word;
   }
 
   const Config config_;
@@ -219,16 +259,16 @@ class BatchEnv final : public BatchEnvBase {
   std::vector<State> states_;
   std::vector<uint64_t> game_index_;  // k of env i's current game
   std::vector<int> steps_;            // actions so far in env i's current game
+  const int mask_words_;              // 64-bit words per env in legal_
+  std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   BatchOutputs out_;
   ThreadPool pool_;
 };
 
-// A BatchEnv of game `G` built from the flat config ints; nullptr and a message if invalid.
+// A BatchEnv of game `G` over a built (already validated) configuration.
 template <class G>
-std::unique_ptr<BatchEnvBase> make_batch_env(const int64_t* config_ints, int n, int num_envs, uint64_t seed,
-                                             int threads, int max_steps, char* err, int errlen) {
-  typename G::Config c{};
-  if (!build_config<G>(config_ints, n, c, err, errlen)) return nullptr;
+std::unique_ptr<BatchEnvBase> make_batch_env(const typename G::Config& c, int num_envs, uint64_t seed, int threads,
+                                             int max_steps) {
   return std::make_unique<BatchEnv<G>>(c, num_envs, seed, threads, max_steps);
 }
 

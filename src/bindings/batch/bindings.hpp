@@ -1,0 +1,38 @@
+// What the topic files of dimsum._batch share: each registers its part of the module
+// (module.cpp calls them), and a built Game crosses from dimsum._core as its Config's bytes.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace dimsum::bindings {
+
+namespace py = pybind11;
+
+void register_playouts(py::module_& m);
+void register_batch_env(py::module_& m);
+
+// G's Config from the bytes of one that dimsum._core built and validated (Game.config_bytes();
+// native layout, trivially copyable): copied, never parsed again. The sizes and the state
+// version must match this build's, or the two extension modules were not built together.
+template <class G>
+typename G::Config config_from_bytes(std::string_view config, int64_t state_size, int64_t state_version) {
+  using Config = typename G::Config;
+  if (config.size() != sizeof(Config) || state_size != static_cast<int64_t>(sizeof(typename G::State)) ||
+      state_version != G::kStateVersion) {
+    throw py::value_error(std::string(G::kName) + ": the config bytes (" + std::to_string(config.size()) +
+                          " bytes, state size " + std::to_string(state_size) + ", state version " +
+                          std::to_string(state_version) + ") are not from this build of dimsum (" +
+                          std::to_string(sizeof(Config)) + ", " + std::to_string(sizeof(typename G::State)) +
+                          ", " + std::to_string(G::kStateVersion) + ")");
+  }
+  Config c;
+  std::memcpy(&c, config.data(), sizeof(Config));
+  return c;
+}
+
+}  // namespace dimsum::bindings

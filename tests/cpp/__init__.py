@@ -1,0 +1,1 @@
+"""Test-only C++ programs over the core headers (built by the tests, never shipped)."""
