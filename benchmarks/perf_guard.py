@@ -50,6 +50,9 @@ import random, sys, dimsum
 name, kind, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 game = dimsum.make(name, **{options})
 import numpy  # imported in every run, so that size 0 pays for it too
+import gc
+gc.collect()
+gc.freeze()  # what the imports left is no longer the collector's: a collection costs what the games made
 steps = 0
 if kind == "cpp_playout":
     returns, lengths = dimsum.random_playouts(game, size, seed=1)

@@ -43,3 +43,23 @@ def test_check_game_catches_a_broken_promise():
 
     with pytest.raises(AssertionError, match="legal_mask disagrees"):
         check_game(LyingGame(dimsum.make("yum_cha", max_turns_per_round=5)), n_games=1)
+
+
+def test_check_game_can_fail_on_an_observation_outside_its_declared_bounds():
+    """The bounds check is not vacuous: shrink one slice's declared bounds and it fails."""
+
+    class NarrowBounds:
+        def __init__(self, game):
+            self._g = game
+
+        def __getattr__(self, name):
+            return getattr(self._g, name)
+
+        @property
+        def observation_bounds(self):
+            low, high = (b.copy() for b in self._g.observation_bounds)
+            high[:] = low  # every value must be at its lower bound: a hand of cards is not
+            return low, high
+
+    with pytest.raises(AssertionError, match="outside its declared bounds"):
+        check_game(NarrowBounds(dimsum.make("yum_cha", max_turns_per_round=5)), n_games=1)

@@ -107,12 +107,23 @@ class _Checker:
             self.expect(obs.shape == tuple(g.observation_shape) and obs.dtype.name == "float32",
                         f"observation({p}) has shape {obs.shape} dtype {obs.dtype}")
             self.expect(all(math.isfinite(x) for x in obs.tolist()), f"observation({p}) is not finite")
+            self.check_observation_bounds(p, obs)
         returns = state.returns()
         self.expect(len(returns) == g.players, "returns() has the wrong length")
         self.expect(all(g.min_return - 1e-9 <= r <= g.max_return + 1e-9 for r in returns),
                     f"returns {returns} outside [{g.min_return}, {g.max_return}]")
         state.check()  # invariants, and the incremental hash equals the hash from scratch
         return legal
+
+    def check_observation_bounds(self, player: int, obs: Any) -> None:
+        """Every value inside the bounds its slice declares (game.observation_bounds)."""
+        low, high = self.game.observation_bounds
+        outside = ((obs < low) | (obs > high)).nonzero()[0]
+        if len(outside):
+            i = int(outside[0])
+            where = next(s.name for s in self.game.observation_layout if s.start <= i < s.stop)
+            self.fail(f"observation({player})[{i}] (slice {where!r}) is {obs[i]}, outside its declared bounds "
+                      f"[{low[i]}, {high[i]}]")
 
     def check_copies(self, state: Any) -> None:
         g = self.game
@@ -125,6 +136,10 @@ class _Checker:
         self.expect(from_dict.to_dict() == d, "to_dict/state_from_dict does not round-trip")
         self.expect(from_dict.hash == state.hash, "a state rebuilt from its dict has another hash")
         self.expect(from_dict == state, "a state rebuilt from its dict differs in its bytes")
+        fields = state.fields()
+        self.expect(g.state_from_fields(fields) == state, "a state rebuilt from its fields differs in its bytes")
+        self.expect(all(state.field(name) == value for name, value in fields.items()),
+                    "state.field(name) disagrees with state.fields()")
         if self.step % self.deep_every == 0:
             again = pickle.loads(pickle.dumps(state))
             self.expect(again == state and again.history == state.history, "pickle does not round-trip")

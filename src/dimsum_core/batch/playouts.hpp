@@ -14,10 +14,6 @@ namespace dimsum {
 
 inline constexpr uint64_t kPolicySalt = 0x504F4C4943590001ull;  // "POLICY"
 
-struct PlayoutTotals {
-  int64_t steps = 0;
-};
-
 // Plays games [first, last) with uniformly random legal actions; writes each game's returns
 // (players values a game) and length. A game is cut at max_game_length (never reached by a
 // correct engine: tests check it).
