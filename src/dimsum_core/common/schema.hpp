@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <span>
+#include <type_traits>
 
 #include "errors.hpp"
 
@@ -202,6 +203,48 @@ bool import_state_fields(const char* game, std::span<const StateField<C, S>> fie
   }
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fields that are one member of the Config or the State: most of them. A game writes
+// `using Member = MemberFields<Config, State>;` and declares such a field in one line,
+// `Member::state<&State::round>("round", "...", bounds)`, instead of a getter and a setter.
+
+template <auto M>
+struct MemberType;
+template <class Owner, class T, T Owner::*M>
+struct MemberType<M> {
+  using type = T;
+};
+
+template <class C, class S>
+struct MemberFields {
+  // A scalar config field stored in member M.
+  template <auto M>
+  static constexpr ConfigField<C> config(const char* name, const char* doc, Bounds bounds) {
+    using T = typename MemberType<M>::type;
+    return ConfigField<C>{name, doc, 1, 1, 0, bounds, [](C& c, int, const int64_t* v) { c.*M = static_cast<T>(*v); }};
+  }
+
+  // A scalar state field stored in member M (kWord for a 64-bit pattern).
+  template <auto M>
+  static constexpr StateField<C, S> state(const char* name, const char* doc, Bounds (*bounds)(const C&),
+                                          uint32_t flags = 0) {
+    using T = typename MemberType<M>::type;
+    return StateField<C, S>{name, doc, [](const C&) { return scalar(); }, bounds,
+                            [](const C&, const S& s, int) { return static_cast<int64_t>(s.*M); },
+                            [](const C&, S& s, int, int64_t v) { s.*M = static_cast<T>(v); }, flags};
+  }
+
+  // One value per player, stored in the array member M (indexed by seat).
+  template <auto M>
+  static constexpr StateField<C, S> per_player(const char* name, const char* doc, Bounds (*bounds)(const C&),
+                                               uint32_t flags = 0) {
+    using T = std::remove_extent_t<typename MemberType<M>::type>;
+    return StateField<C, S>{name, doc, [](const C& c) { return vector(c.players); }, bounds,
+                            [](const C&, const S& s, int p) { return static_cast<int64_t>((s.*M)[p]); },
+                            [](const C&, S& s, int p, int64_t v) { (s.*M)[p] = static_cast<T>(v); }, flags};
+  }
+};
 
 // ---------------------------------------------------------------------------------------------
 // Observation slices: observe() writes them in this order; the observation size is their sum.
