@@ -70,7 +70,7 @@ FUNCTIONS = tuple(n for n, v in vars(GameSpec).items() if inspect.isfunction(v) 
 
 def test_the_protocol_lists_what_core_calls():
     assert DATA_MEMBERS == ("NAME", "OPTIONS")
-    assert set(FUNCTIONS) == {"make_config", "config_values", "dict_from_fields", "fields_from_dict", "render"}
+    assert set(FUNCTIONS) == {"make_config", "config_values", "dict_from_fields", "fields_from_dict", "render", "ending"}
 
 
 @pytest.mark.parametrize("name", dimsum.games())

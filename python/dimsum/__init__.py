@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Tuple
 
-from ._common import TERMINAL, IllegalActionError
+from ._common import CHANCE, TERMINAL, IllegalActionError, Outcome
 from ._version import __version__
 
 # `dimsum.games` names the function games() below, not the subpackage of the same name: a
@@ -68,4 +68,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
 
 
-__all__ = ["BatchEnv", "IllegalActionError", "TERMINAL", "__version__", "games", "make", "random_playouts"]
+__all__ = ["BatchEnv", "CHANCE", "IllegalActionError", "Outcome", "TERMINAL", "__version__", "games", "make", "random_playouts"]

@@ -10,12 +10,17 @@ from __future__ import annotations
 import difflib
 import json
 import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 TERMINAL = -1
 """``state.current_player`` once the game is over."""
+
+CHANCE = -2
+"""``state.current_player`` at a chance node (a game made with ``chance="explicit"``)."""
+
+CHANCE_MODES = ("sampled", "explicit")
 
 PROVENANCE_TAGS = ("rulebook", "source", "inferred", "default")
 
@@ -129,11 +134,22 @@ class Option:
         return value
 
 
+# The options every game has, declared once here and added to each game's own.
+COMMON_OPTIONS: Dict[str, Option] = {o.name: o for o in (
+    Option("chance", "sampled",
+           "'sampled': random events happen inside apply; 'explicit': the game stops at each one (a chance "
+           "node: current_player is dimsum.CHANCE, chance_outcomes() lists outcomes and probabilities)",
+           choices=CHANCE_MODES),
+)}
+
+
 def resolve_options(game: str, specs: Mapping[str, Option], given: Mapping[str, Any]) -> Dict[str, Any]:
-    """Every option of ``specs`` with its validated value; unknown names are a ValueError.
+    """Every option of ``specs`` (and of ``COMMON_OPTIONS``) with its validated value; unknown
+    names are a ValueError.
 
     The dict is the game's to finish (a deck copied in, an achievement applied); ``GameConfig``
     freezes it when the Config is built."""
+    specs = {**specs, **COMMON_OPTIONS}
     unknown = sorted(set(given) - set(specs))
     if unknown:
         raise ValueError(
@@ -219,14 +235,40 @@ class GameConfig:
     players: int
     options: Mapping[str, Any]  # frozen (a FrozenDict) when the Config is built
     action_space: "ActionSpace"
-    max_game_length: int  # a hard bound on the number of actions in one game
+    max_game_length: int  # a hard bound on the number of actions in one game (chance outcomes included)
     min_return: float
     max_return: float
+    # The names of the chance outcomes [0, len(chance_space)) of an explicit-chance game: one
+    # fixed range per game ("draw Har Gow", "roll 5"), whichever mode the config is in.
+    chance_space: "ActionSpace" = field(default=None, kw_only=True)  # type: ignore[assignment]
+
+    @property
+    def explicit_chance(self) -> bool:
+        return self.options.get("chance") == "explicit"
 
     def __post_init__(self) -> None:
         # Here, not in resolve_options: each game's make_config still fills in its resolved dict.
         if not isinstance(self.options, FrozenDict):
             object.__setattr__(self, "options", FrozenDict(self.options))
+        if self.chance_space is None:
+            object.__setattr__(self, "chance_space", ActionSpace(()))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended (``state.outcome``), python-chess's Outcome being the model.
+
+    ``reason``: a short id of why it ended, one of the game's (docs/API.md lists them all);
+    ``description``: one readable sentence; ``returns``: what each seat got; ``winners``: the
+    seats that won (all of a cooperative team that won; none after a draw or a team's loss)."""
+
+    reason: str
+    description: str
+    returns: Tuple[float, ...]
+    winners: Tuple[int, ...]
+
+    def __str__(self) -> str:
+        return self.description
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +309,11 @@ class GameSpec(Protocol):
 
     def render(self, d: Mapping[str, Any]) -> str:
         """``str(state)``: a readable picture of a state from its ``to_dict()``."""
+
+    def ending(self, cfg: Any, fields: Mapping[str, Any]) -> Tuple[str, str, Sequence[int]]:
+        """For a finished game: ``(reason, description, winners)`` (``state.outcome``, a
+        ``dimsum.Outcome``). Optional: ``observation_labels(cfg)``, names for the entries of
+        observation slices, which ``observation_string`` then lists by name."""
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,7 +37,8 @@ cdef extern from "numpy/arrayobject.h":
 import importlib
 import numbers
 
-from dimsum._common import TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions, play_timeline
+from dimsum._common import (CHANCE, TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions,
+                            play_timeline)
 from dimsum._schema import FieldSpec, flatten_fields as _flatten_fields, pack_config as _pack_config, unflatten
 
 cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
@@ -47,6 +48,7 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         int observation_size
         int num_fields
         int max_game_length
+        int num_chance_outcomes
 
     ctypedef struct FieldInfo:
         const char* name
@@ -75,6 +77,8 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         int (*legal_actions)(const void*, const void*, int16_t*) noexcept nogil
         bint (*is_legal)(const void*, const void*, int) noexcept nogil
         void (*apply)(const void*, void*, int) noexcept nogil
+        int (*chance_outcomes)(const void*, const void*, int16_t*, uint32_t*) noexcept nogil
+        void (*reseed)(void*, uint64_t) noexcept nogil
         void (*returns)(const void*, const void*, double*) noexcept nogil
         void (*observe)(const void*, const void*, int, float*) noexcept nogil
         uint64_t (*hash)(const void*) noexcept nogil
@@ -163,6 +167,8 @@ cdef class Game:
     cdef readonly int num_actions
     cdef readonly int players
     cdef readonly int max_game_length
+    cdef readonly int num_chance_outcomes   # chance outcomes are [0, num_chance_outcomes)
+    cdef readonly bint explicit_chance      # made with chance="explicit": states stop at chance nodes
     cdef int observation_size
     cdef int num_fields
     cdef uint64_t fingerprint
@@ -192,17 +198,21 @@ cdef class Game:
         self.module = importlib.import_module(f"dimsum.games.{name}")
         self.spec = self.module.make_config(**options)
         self.name = name
-        packed = _pack_config(name, _field_specs(infos, self.api.config_fields(infos)),
-                              self.module.config_values(self.spec))
+        values_by_name = self.module.config_values(self.spec)
+        values_by_name["explicit_chance"] = int(self.spec.explicit_chance)  # every game's (COMMON_OPTIONS)
+        packed = _pack_config(name, _field_specs(infos, self.api.config_fields(infos)), values_by_name)
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        # the key of this configuration in to_bytes' header: the format (1), then every value
+        # the key of this configuration in to_bytes' header: the format (1), then every value;
+        # the chance mode (the last value) only when explicit, so that sampled configs keep the
+        # keys of states saved before the mode existed
         self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
         try:
             for i, v in enumerate(packed):
                 values[i] = v
-                self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
+                if i + 1 < len(packed) or v:
+                    self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
             self.config = <uint64_t*>PyMem_Malloc(self.api.config_size + 8)
             if self.config == NULL:
                 raise MemoryError()
@@ -221,6 +231,11 @@ cdef class Game:
         self.observation_size = info.observation_size
         self.num_fields = info.num_fields
         self.max_game_length = info.max_game_length
+        self.num_chance_outcomes = info.num_chance_outcomes
+        self.explicit_chance = self.spec.explicit_chance
+        if info.num_chance_outcomes != len(self.spec.chance_space) or info.num_chance_outcomes > info.num_actions:
+            raise AssertionError(f"{name}: the C++ and Python configs disagree on the chance outcomes "
+                                 f"(or there are more outcomes than actions)")
         self.state_fields = _field_specs(infos, self.api.state_fields(self.config, infos))
         self.field_index = {f.name: i for i, f in enumerate(self.state_fields)}
         self.scalar_index = {f.name: i for i, f in enumerate(self.state_fields) if not f.shape and not f.word}
@@ -282,10 +297,18 @@ cdef class Game:
         return self.api.state_size
 
     def action_name(self, action):
+        """The name of player action ``action`` (``state.action_name`` also names chance outcomes)."""
         return self.spec.action_space.name(action)
 
     def parse_action(self, text):
         return self.spec.action_space.parse(text)
+
+    def chance_outcome_name(self, outcome):
+        """The name of chance outcome ``outcome`` ("draw Har Gow", "roll 5")."""
+        return self.spec.chance_space.name(outcome)
+
+    def parse_chance_outcome(self, text):
+        return self.spec.chance_space.parse(text)
 
     def config_bytes(self):
         """The built C++ Config as raw bytes (native layout, this build only): how a Game crosses
@@ -311,6 +334,7 @@ cdef class Game:
         cdef uint64_t s = check_seed(seed)
         cdef State state = self._blank_state()
         self.api.new_state(self.config, state.buf, s)
+        state._root = seed
         return state
 
     cdef State _blank_state(self):
@@ -324,6 +348,7 @@ cdef class Game:
         state.game = self
         state._hist = None
         state._hist_len = 0
+        state._root = None
         return state
 
     def state_from_bytes(self, data):
@@ -350,6 +375,7 @@ cdef class Game:
         cdef State state = self._blank_state()
         memcpy(state.buf, raw + HEADER_WORDS * 8, self.api.state_size)
         state._check_valid()
+        state._root = data
         return state
 
     def state_from_dict(self, d):
@@ -374,6 +400,7 @@ cdef class Game:
                 raise ValueError(err.decode())
         finally:
             PyMem_Free(values)
+        state._root = state.to_bytes()
         return state
 
 
@@ -411,6 +438,9 @@ cdef class State:
     cdef Game game
     cdef object _hist           # the history as a chain (previous, action): clone shares it
     cdef Py_ssize_t _hist_len
+    # Where the history starts, for the views (dimsum._views): the seed of new_state, the bytes
+    # of an imported position, or a _views.PlayerView (a state resample made for one player).
+    cdef object _root
     cdef uint64_t buf[MAX_STATE_WORDS]
 
     def __init__(self):
@@ -426,7 +456,31 @@ cdef class State:
 
     @property
     def is_terminal(self):
-        return self.game.api.current_player(self.buf) < 0
+        return self.game.api.current_player(self.buf) == TERMINAL
+
+    @property
+    def is_chance_node(self):
+        """True when chance acts next (only in a game made with ``chance="explicit"``)."""
+        return self.game.api.current_player(self.buf) == CHANCE
+
+    def chance_outcomes(self, exact=False):
+        """At a chance node, ``[(outcome, probability), ...]`` for every possible outcome, ascending.
+
+        The probabilities are exact ratios of the remaining counts (floats that sum to 1 within
+        1e-12; ``fractions.Fraction`` with ``exact=True``). ValueError anywhere else."""
+        cdef int16_t outcomes[MAX_ACTIONS]
+        cdef uint32_t weights[MAX_ACTIONS]
+        cdef int n = self.game.api.chance_outcomes(self.game.config, self.buf, outcomes, weights)
+        if n == 0:
+            who = "the game is over" if self.is_terminal else f"player {self.current_player} is to act"
+            raise ValueError(f"chance_outcomes: this is not a chance node ({who})")
+        cdef uint64_t total = 0
+        for i in range(n):
+            total += weights[i]
+        if exact:
+            from fractions import Fraction
+            return [(outcomes[i], Fraction(weights[i], total)) for i in range(n)]
+        return [(outcomes[i], weights[i] / <double>total) for i in range(n)]
 
     @property
     def hash(self):
@@ -434,7 +488,7 @@ cdef class State:
         return self.game.api.hash(self.buf)
 
     def legal_actions(self):
-        """The legal actions, sorted; empty when the game is over."""
+        """The legal actions, sorted; empty when the game is over; the outcomes at a chance node."""
         cdef int16_t actions[MAX_ACTIONS]
         cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
         return [actions[i] for i in range(n)]
@@ -472,6 +526,9 @@ cdef class State:
         g = self.game
         if self.is_terminal:
             return f"action {a} ({g.action_name(a)}): the game is over"
+        if self.is_chance_node:
+            return (f"{a} is not a possible outcome of this chance node; the outcomes: "
+                    f"{describe_actions(g.spec.chance_space, self.legal_actions())}")
         return (f"action {a} ({g.action_name(a)}) is not legal for player {self.current_player} now; "
                 f"legal: {describe_actions(g.spec.action_space, self.legal_actions())}")
 
@@ -516,11 +573,17 @@ cdef class State:
             PyBuffer_Release(&view)
 
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
-    def clone(self):
+    def clone(self, seed=None):
+        """A copy. Without ``seed`` an exact one, future randomness included: a search that plays
+        on exact copies knows the coming draws and dice. With ``seed`` the copy's future
+        randomness is drawn from ``seed`` instead (a search-safe copy); the position is the same."""
         cdef State s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
         s._hist = self._hist
         s._hist_len = self._hist_len
+        s._root = self._root
+        if seed is not None:
+            self.game.api.reseed(s.buf, check_seed(seed))
         return s
 
     def __copy__(self):
@@ -561,7 +624,11 @@ cdef class State:
         return out
 
     def __reduce__(self):
-        return (_restore_state, (self.game, self.to_bytes(), tuple(self.history)))
+        return (_restore_state, (self.game, self.to_bytes(), tuple(self.history), self._root))
+
+    def _history_root(self):
+        """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
+        return self._root
 
     def fields(self):
         """Every state field by name (see ``game.state_fields``): ints, or lists for shaped fields."""
@@ -616,18 +683,54 @@ cdef class State:
         self._check_valid()
 
     def resample(self, player, seed):
-        """A full state consistent with everything ``player`` has seen; hidden parts redrawn from seed."""
+        """A full state consistent with everything ``player`` has seen: what ``player`` cannot see
+        (the others' hidden cards, the future draws and dice) is drawn from ``seed``.
+
+        The history is kept (see docs/API.md, "Search-safe copies"): ``player``'s observation
+        and information state are those of this state. When the position itself changed (hidden
+        cards redrawn), the other players' information states are not defined on the copy."""
         cdef int p = _as_player(player, self.game.players)
         cdef uint64_t s = check_seed(seed)
         cdef State out = self.game._blank_state()
         self.game.api.resample(self.game.config, self.buf, p, s, out.buf)
+        self._copy_history_into(out)
+        from dimsum._views import resampled_root
+        out._root = resampled_root(self, out, p)
         return out
 
+    cdef _copy_history_into(self, State out):
+        out._hist = self._hist
+        out._hist_len = self._hist_len
+
+    def observation_string(self, player):
+        """What ``player`` may see now, as text: the same information as ``observation(player)``."""
+        from dimsum._views import observation_string
+        return observation_string(self, _as_player(player, self.game.players))
+
+    def information_state_string(self, player):
+        """``player``'s perfect-recall view: everything it has observed since the history began, in
+        order. Two states give the same string exactly when ``player`` cannot tell them apart."""
+        from dimsum._views import information_state_string
+        return information_state_string(self, _as_player(player, self.game.players))
+
     def action_name(self, action):
+        """The name of ``action`` here: a chance outcome's name at a chance node."""
+        if self.game.api.current_player(self.buf) == CHANCE:
+            return self.game.spec.chance_space.name(action)
         return self.game.spec.action_space.name(action)
 
     def parse_action(self, text):
+        if self.game.api.current_player(self.buf) == CHANCE:
+            return self.game.spec.chance_space.parse(text)
         return self.game.spec.action_space.parse(text)
+
+    @property
+    def outcome(self):
+        """Why the game ended and what it paid (a dimsum.Outcome), or None while it runs."""
+        if not self.is_terminal:
+            return None
+        from dimsum._views import outcome
+        return outcome(self)
 
     # -- comparisons and display ---------------------------------------------------------------
     def __eq__(self, other):
@@ -638,6 +741,7 @@ cdef class State:
     __hash__ = None  # mutable; use state.hash for the position key
 
     def __str__(self):
+        """The omniscient picture: every hidden card shown (observation_string(p) is p's view)."""
         return self.game.module.render(self.to_dict())
 
     def __repr__(self):
@@ -719,30 +823,40 @@ cdef class TimedState(State):
         return out
 
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
-    def clone(self):
+    def clone(self, seed=None):
+        """A copy; with ``seed``, a search-safe one (see State.clone)."""
         cdef TimedState s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
         s._hist_len = self._hist_len
         s._tl = self._tl
+        s._root = self._root
+        if seed is not None:
+            self.game.api.reseed(s.buf, check_seed(seed))
         return s
 
+    cdef _copy_history_into(self, State out):
+        (<TimedState>out)._tl = self._tl
+        out._hist_len = self._hist_len
+
     def __reduce__(self):
-        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline)))
+        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline), self._root))
 
 
-def _restore_timed_state(Game game, bytes data, tuple timeline):
+def _restore_timed_state(Game game, bytes data, tuple timeline, root=None):
     cdef TimedState s = game.state_from_bytes(data)
     for action, ticks in timeline:
         s._tl = (s._tl, action, ticks)
         s._hist_len += action != -1
+    s._root = root if root is not None or not timeline else None  # None: where it began is unknown
     return s
 
 
-def _restore_state(Game game, bytes data, tuple history):
+def _restore_state(Game game, bytes data, tuple history, root=None):
     cdef State s = game.state_from_bytes(data)
     for a in history:
         s._hist = (s._hist, a)
     s._hist_len = len(history)
+    s._root = root if root is not None or not history else None  # None: where it began is unknown
     return s
 
 

@@ -13,7 +13,12 @@ What a game module provides:
 - ``ReferenceState.fields()`` and ``ReferenceGame._state_from_fields(fields)``: the state as the
   core's declared state fields, by name (``game.state_fields``); the readable dict is made from
   them by the same codec the core uses, so ``to_dict()`` is identical on both engines;
-- ``ReferenceState.resample(player, seed)``.
+- ``ReferenceState.resample(player, seed)``;
+- ``ReferenceState._chance_outcomes()``: at a chance node (``_current_player()`` is ``CHANCE``,
+  only when the config's ``explicit_chance``), ``[(outcome, weight), ...]`` ascending with
+  positive integer weights, the core's ``chance_outcomes`` exactly; ``_legal_actions()`` then
+  lists the same outcomes and ``_apply(outcome)`` plays one. Every state keeps its generator
+  in ``self.rng`` (a ``reference.rng.Rng``), which ``clone(seed)`` replaces.
 """
 
 from __future__ import annotations
@@ -22,7 +27,10 @@ import copy
 import importlib
 from typing import Any, Dict, List, Tuple
 
-from .._common import TERMINAL, IllegalActionError, check_int, describe_actions
+from fractions import Fraction
+
+from .._common import CHANCE, TERMINAL, IllegalActionError, check_int, check_seed, describe_actions
+from .rng import Rng
 
 
 class ReferenceGame:
@@ -59,11 +67,17 @@ class ReferenceGame:
     min_return = property(lambda self: self.config.min_return)
     max_return = property(lambda self: self.config.max_return)
 
+    num_chance_outcomes = property(lambda self: len(self.config.chance_space))
+    explicit_chance = property(lambda self: self.config.explicit_chance)
+
     def action_name(self, action: int) -> str:
         return self.config.action_space.name(action)
 
     def parse_action(self, text: str) -> int:
         return self.config.action_space.parse(text)
+
+    def chance_outcome_name(self, outcome: int) -> str:
+        return self.config.chance_space.name(outcome)
 
     def new_state(self, seed: int = 0) -> "ReferenceState":
         raise NotImplementedError  # each game deals its own opening
@@ -99,6 +113,9 @@ class ReferenceState:
     def _returns(self) -> Tuple[float, ...]:
         raise NotImplementedError
 
+    def _chance_outcomes(self) -> List[Tuple[int, int]]:
+        return []  # a game without explicit chance never stops at one
+
     # -- the shared API -----------------------------------------------------------------------
     @property
     def current_player(self) -> int:
@@ -111,6 +128,17 @@ class ReferenceState:
     def legal_actions(self) -> List[int]:
         return [] if self.is_terminal else self._legal_actions()
 
+    @property
+    def is_chance_node(self) -> bool:
+        return self._current_player() == CHANCE
+
+    def chance_outcomes(self, exact: bool = False) -> List[Tuple[int, Any]]:
+        weighted = self._chance_outcomes() if self.is_chance_node else []
+        if not weighted:
+            raise ValueError("chance_outcomes: this is not a chance node")
+        total = sum(w for _, w in weighted)
+        return [(o, Fraction(w, total) if exact else w / total) for o, w in weighted]
+
     def legal_mask(self) -> List[bool]:
         mask = [False] * self.game.num_actions
         for a in self.legal_actions():
@@ -122,6 +150,10 @@ class ReferenceState:
         if self.is_terminal:
             raise IllegalActionError(f"action {a} ({self.game.action_name(a)}): the game is over")
         legal = self._legal_actions()
+        if a not in legal and self.is_chance_node:
+            raise IllegalActionError(
+                f"{a} is not a possible outcome of this chance node; the outcomes: "
+                f"{describe_actions(self.game.config.chance_space, legal)}")
         if a not in legal:
             raise IllegalActionError(
                 f"action {a} ({self.game.action_name(a)}) is not legal for player "
@@ -133,9 +165,13 @@ class ReferenceState:
         return self._returns()
 
     def action_name(self, action: int) -> str:
+        if self.is_chance_node:
+            return self.game.chance_outcome_name(action)
         return self.game.action_name(action)
 
     def parse_action(self, text: str) -> int:
+        if self.is_chance_node:
+            return self.game.config.chance_space.parse(text)
         return self.game.parse_action(text)
 
     def fields(self) -> Dict[str, Any]:
@@ -150,9 +186,12 @@ class ReferenceState:
     def __str__(self) -> str:
         return self.game.package.render(self.to_dict())
 
-    def clone(self) -> "ReferenceState":
+    def clone(self, seed: Any = None) -> "ReferenceState":
         # the game (and its config) is shared, never copied: the memo maps it to itself
-        return copy.deepcopy(self, {id(self.game): self.game})
+        new = copy.deepcopy(self, {id(self.game): self.game})
+        if seed is not None:
+            new.rng = Rng(check_seed(seed))  # a search-safe copy: the future redrawn
+        return new
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_dict() == other.to_dict()  # type: ignore[attr-defined]

@@ -21,12 +21,17 @@ namespace dimsum {
 
 // The sizes the bindings and the batch engine need for one config.
 struct ConfigInfo {
-  int num_actions;       // actions are the ints [0, num_actions), the same set in every state
+  int num_actions;          // actions are the ints [0, num_actions), the same set in every state
   int players;
-  int observation_size;  // the sum of the observation slices' sizes
-  int num_fields;        // values in the flat state field form
-  int max_game_length;   // a hard bound on the actions of one game
+  int observation_size;     // the sum of the observation slices' sizes
+  int num_fields;           // values in the flat state field form
+  int max_game_length;      // a hard bound on the actions of one game (chance outcomes included)
+  int num_chance_outcomes;  // chance outcomes are the ints [0, num_chance_outcomes) (<= num_actions)
 };
+
+// current_player at a chance node (explicit chance mode, below); -1 is the end of the game.
+inline constexpr int kChancePlayer = -2;
+inline constexpr int kTerminalPlayer = -1;
 
 // What a game is. For a game G with `using Config = ...; using State = ...;`:
 //
@@ -56,8 +61,8 @@ struct ConfigInfo {
 //   G::config_info(c): sizes of a config (ConfigInfo above).
 //   G::new_state(c, s, seed): the opening position; every random choice comes from an Rng
 //     seeded with `seed` and kept in the state, so the same seed deals the same game.
-//   G::current_player(s): the seat to act, or -1 once the game is over. Inline: the loops call it
-//     every step.
+//   G::current_player(s): the seat to act, kChancePlayer at a chance node, or -1 once the game is
+//     over. Inline: the loops call it every step.
 //   G::legal_actions(c, s, out): writes the legal actions in ascending order and returns their
 //     number; at least one unless the game is over, none when it is.
 //   G::apply(c, s, a): plays an action that is legal (callers check first; apply does not), and
@@ -67,10 +72,28 @@ struct ConfigInfo {
 //     may see, each within its slice's bounds.
 //   G::compute_hash(c, s): the Zobrist key of the position from scratch (the RNG is not part of
 //     it); used to check imported states and apply's incremental key.
+//   G::chance_outcomes(c, s, outcomes, weights): at a chance node, every possible outcome (ids in
+//     [0, num_chance_outcomes), ascending) with its weight, a positive integer: the probability
+//     of an outcome is its weight over the sum of the weights (remaining counts, die faces), so
+//     exact probabilities cross to Python without rounding. Returns their number; 0 elsewhere.
 //   G::validate(c, s, err, errlen): true if s is a position the rules can reach or could have
 //     reached (every invariant the rules rely on holds); otherwise false with a message of the
 //     form "<game> state field '<name>': <what is wrong>; <what is allowed>". Every state that
 //     comes from outside (bytes, a dict) passes through it before any rule touches it.
+//
+// Chance. Every random event (a deal, a draw from a deck or a bag, a die, a shuffle, the start
+//   player) is a chance event. Each Config has a bool member `explicit_chance`, declared as the
+//   config field "explicit_chance" (after the rule fields, so that sampled configs keep their
+//   fingerprints). Sampled (false): apply draws every event from s.rng where it happens, and a
+//   state is never a chance node. Explicit (true): the game stops before each event instead:
+//   current_player is kChancePlayer, legal_actions lists the outcomes chance_outcomes lists (in
+//   the same order), and apply(c, s, outcome) plays one and goes on to the next decision or the
+//   next event. One event is one outcome: a deal of ten cards is ten chance nodes, a shuffle is
+//   a draw per position, so no node has a combinatorial number of outcomes. A chance node takes
+//   no time on a clock. Played with outcomes drawn by their weights, explicit mode has the same
+//   distribution of games as sampled mode (tests/test_chance.py checks it).
+//   Search-safe copies: s.rng is the game's future. A copy keeps it (so a search on copies knows
+//   the coming draws); reseed(s, seed) replaces it, and resample does too.
 //
 // What has a default (a game declares its own only when the default is wrong for it):
 //   G::is_legal(c, s, a): by default, generates the legal list and searches it.
@@ -83,7 +106,7 @@ concept Engine =
     std::is_trivially_copyable_v<typename G::Config> && std::is_trivially_copyable_v<typename G::State> &&
     std::has_unique_object_representations_v<typename G::State> &&
     requires(typename G::Config& mc, const typename G::Config& c, typename G::State& s, const typename G::State& cs,
-             int16_t* actions, double* returns, float* obs, char* err) {
+             int16_t* actions, uint32_t* weights, double* returns, float* obs, char* err) {
       { G::kName } -> std::convertible_to<const char*>;
       { G::kGameId } -> std::convertible_to<uint16_t>;
       { G::kStateVersion } -> std::convertible_to<uint16_t>;
@@ -99,6 +122,9 @@ concept Engine =
       G::apply(c, s, 0);
       G::returns(c, cs, returns);
       G::observe(c, cs, 0, obs);
+      { G::chance_outcomes(c, cs, actions, weights) } -> std::same_as<int>;
+      { c.explicit_chance } -> std::convertible_to<bool>;
+      { s.rng } -> std::convertible_to<Rng&>;
       { G::compute_hash(c, cs) } -> std::same_as<uint64_t>;
       { G::validate(c, cs, err, 0) } -> std::same_as<bool>;
       { cs.hash } -> std::convertible_to<uint64_t>;

@@ -32,10 +32,14 @@ struct GameApi {
   void (*config_info)(const void* config, ConfigInfo* out);
 
   void (*new_state)(const void* config, void* state, uint64_t seed);
-  int (*current_player)(const void* state);  // -1 when terminal
+  int (*current_player)(const void* state);  // -1 when terminal, kChancePlayer at a chance node
   int (*legal_actions)(const void* config, const void* state, int16_t* out);  // sorted; returns count
   bool (*is_legal)(const void* config, const void* state, int action);
   void (*apply)(const void* config, void* state, int action);  // action must be legal
+  // At a chance node: the outcomes (ascending) and their integer weights; returns their number.
+  int (*chance_outcomes)(const void* config, const void* state, int16_t* outcomes, uint32_t* weights);
+  // The state's future randomness replaced by a generator seeded with `seed` (a search-safe copy).
+  void (*reseed)(void* state, uint64_t seed);
   void (*returns)(const void* config, const void* state, double* out);
   void (*observe)(const void* config, const void* state, int player, float* out);
   uint64_t (*hash)(const void* state);
@@ -89,6 +93,10 @@ constexpr GameApi make_api() {
     return is_legal<G>(*static_cast<const C*>(c), *static_cast<const S*>(s), a);
   };
   api.apply = [](const void* c, void* s, int a) { G::apply(*static_cast<const C*>(c), *static_cast<S*>(s), a); };
+  api.chance_outcomes = [](const void* c, const void* s, int16_t* out, uint32_t* weights) {
+    return G::chance_outcomes(*static_cast<const C*>(c), *static_cast<const S*>(s), out, weights);
+  };
+  api.reseed = [](void* s, uint64_t seed) { static_cast<S*>(s)->rng = Rng::from_seed(seed); };
   api.returns = [](const void* c, const void* s, double* out) {
     G::returns(*static_cast<const C*>(c), *static_cast<const S*>(s), out);
   };

@@ -225,6 +225,13 @@ struct MemberFields {
     return ConfigField<C>{name, doc, 1, 1, 0, bounds, [](C& c, int, const int64_t* v) { c.*M = static_cast<T>(*v); }};
   }
 
+  // The chance mode (engine.hpp, "Chance"), the same field in every game: declared last in each
+  // config table, so that it follows the rule fields.
+  static constexpr ConfigField<C> chance_mode() {
+    return config<&C::explicit_chance>("explicit_chance",
+                                       "1: stop at every random event (chance nodes); 0: draw it inside apply", {0, 1});
+  }
+
   // A scalar state field stored in member M (kWord for a 64-bit pattern).
   template <auto M>
   static constexpr StateField<C, S> state(const char* name, const char* doc, Bounds (*bounds)(const C&),

@@ -59,6 +59,7 @@ struct Config {
   uint8_t num_icons[kMaxCards];
   int8_t icons[kMaxCards][kMaxIcons];  // a token type per icon space; -1 past the card's icons
   uint64_t type_tokens[1 << kTypes];  // token mask of a set of types
+  bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 
 struct State {
@@ -104,6 +105,7 @@ struct Engine {
   static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
+  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside. resample is the default (copy and reseed): hands,

@@ -84,6 +84,7 @@ constexpr CF kConfig[] = {
        for (int i = 0; i < kMaxIcons; ++i) c.icons[k][i] = narrow<int8_t>(v[2 + i]);
      },
      kCounted},
+    Member::chance_mode(),  // last: engine.hpp, "Chance"
 };
 
 // -- state -------------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
 
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{kNumActions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length};
+                    c.max_game_length, 0 /* TODO(chance): num_chance_outcomes */};
 }
 
 // The empty icon spaces, which the fields do not carry: the slots say them.

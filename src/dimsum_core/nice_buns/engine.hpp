@@ -89,6 +89,7 @@ struct Config {
   constexpr int swap_action(int mine, int target, int theirs) const {
     return swap + (mine * players + target) * kKinds + theirs;
   }
+  bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 
 struct State {
@@ -142,6 +143,7 @@ struct Engine {
   static void apply(const Config& c, State& s, int action);
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
+  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside

@@ -55,6 +55,7 @@ constexpr CF kConfig[] = {
      "take-colour bitmask", kMaxFaces, 3, 1, {0, 15}, set_face<0>, kCounted},
     {"medium_die", "as small_die", kMaxFaces, 3, 1, {0, 15}, set_face<1>, kCounted},
     {"large_die", "as small_die", kMaxFaces, 3, 1, {0, 15}, set_face<2>, kCounted},
+    Member::chance_mode(),  // last: engine.hpp, "Chance"
 };
 
 constexpr const char* kDieField[kDice] = {"small_die", "medium_die", "large_die"};
@@ -212,7 +213,7 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
 
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length};
+                    c.max_game_length, 0 /* TODO(chance): num_chance_outcomes */};
 }
 
 // What the State caches and the fields do not carry: the cascade's length, the unused seats'

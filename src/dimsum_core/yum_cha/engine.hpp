@@ -41,6 +41,7 @@ struct Config {
   constexpr int take_action(int t) const { return 1 + t; }
   constexpr int discard_action(int t) const { return 1 + num_types + t; }
   constexpr int declare_action() const { return 1 + 2 * num_types; }
+  bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 
 struct State {
@@ -82,6 +83,7 @@ struct Engine {
   static void apply(const Config& c, State& s, int action);
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
+  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside, and what a player cannot see

@@ -46,6 +46,7 @@ constexpr CF kConfig[] = {
        c.num_types = narrow<int8_t>(t + 1);
      },
      kCounted},
+    Member::chance_mode(),  // last: engine.hpp, "Chance"
 };
 
 // -- state -------------------------------------------------------------------------------------
@@ -175,7 +176,7 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
 
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.rounds * c.max_turns * 2};
+                    c.rounds * c.max_turns * 2, 0 /* TODO(chance): num_chance_outcomes */};
 }
 
 // The sizes the fields do not carry.
