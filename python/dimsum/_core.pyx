@@ -204,14 +204,17 @@ cdef class Game:
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        # the key of this configuration in to_bytes' header: the format (1), then every value;
-        # the chance mode (the last value) only when explicit, so that sampled configs keep the
-        # keys of states saved before the mode existed
+        # the key of this configuration in to_bytes' header: the format (1), then every value up
+        # to the last non-zero one. Fields are only ever appended, so a new field at its default
+        # 0 (the sampled chance mode) keeps the keys of states saved before it existed.
         self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
+        keyed = len(packed)
+        while keyed and not packed[keyed - 1]:
+            keyed -= 1
         try:
             for i, v in enumerate(packed):
                 values[i] = v
-                if i + 1 < len(packed) or v:
+                if i < keyed:
                     self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
             self.config = <uint64_t*>PyMem_Malloc(self.api.config_size + 8)
             if self.config == NULL:
