@@ -39,7 +39,8 @@ import numbers
 
 from dimsum._common import (CHANCE, TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions,
                             play_timeline)
-from dimsum._schema import FieldSpec, flatten_fields as _flatten_fields, pack_config as _pack_config, unflatten
+from dimsum._schema import (FieldSpec, fingerprint_values as _fingerprint_values, flatten_fields as _flatten_fields,
+                            pack_config as _pack_config, unflatten)
 
 cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
     ctypedef struct ConfigInfo:
@@ -95,6 +96,7 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
     enum:
         kCounted
         kWord
+        kKeyedWhenSet
         kMaxSchemaFields
 
     const GameApi* find_game(const char* name)
@@ -143,7 +145,8 @@ cdef tuple _field_specs(const FieldInfo* infos, int n):
     """FieldInfo rows as dimsum._schema.FieldSpec objects (names and docs decoded once)."""
     return tuple(FieldSpec(infos[i].name.decode(), infos[i].doc.decode(), infos[i].offset,
                            _shape(infos[i].rank, infos[i].rows, infos[i].cols), infos[i].lo, infos[i].hi,
-                           bool(infos[i].flags & kWord), bool(infos[i].flags & kCounted))
+                           bool(infos[i].flags & kWord), bool(infos[i].flags & kCounted),
+                           bool(infos[i].flags & kKeyedWhenSet))
                  for i in range(n))
 
 
@@ -200,22 +203,19 @@ cdef class Game:
         self.name = name
         values_by_name = self.module.config_values(self.spec)
         values_by_name["explicit_chance"] = int(self.spec.explicit_chance)  # every game's (COMMON_OPTIONS)
-        packed = _pack_config(name, _field_specs(infos, self.api.config_fields(infos)), values_by_name)
+        config_specs = _field_specs(infos, self.api.config_fields(infos))
+        packed = _pack_config(name, config_specs, values_by_name)
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        # the key of this configuration in to_bytes' header: the format (1), then every value up
-        # to the last non-zero one. Fields are only ever appended, so a new field at its default
-        # 0 (the sampled chance mode) keeps the keys of states saved before it existed.
+        # the key of this configuration in to_bytes' header: the format (1), then the values
+        # (_schema.fingerprint_values: an appended field at its default 0 is left out)
         self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
-        keyed = len(packed)
-        while keyed and not packed[keyed - 1]:
-            keyed -= 1
+        for v in _fingerprint_values(name, config_specs, values_by_name):
+            self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t><int64_t>v)
         try:
             for i, v in enumerate(packed):
                 values[i] = v
-                if i < keyed:
-                    self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t>values[i])
             self.config = <uint64_t*>PyMem_Malloc(self.api.config_size + 8)
             if self.config == NULL:
                 raise MemoryError()

@@ -35,6 +35,7 @@ class FieldSpec:
     hi: int
     word: bool = False
     counted: bool = False  # config only: the number of rows is the value's length
+    keyed_when_set: bool = False  # config only: in the fingerprint only when not 0 (appended later)
 
     @property
     def size(self) -> int:
@@ -117,6 +118,14 @@ def pack_config(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any
         else:
             out += _as_int64(f, _flat_values(game, f, value, "config"))
     return out
+
+
+def fingerprint_values(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:
+    """What a config's fingerprint (to_bytes' header) is made of: ``pack_config`` without the
+    fields keyed only when set that are at 0 (so a field appended later, at its default, keeps
+    the keys of states saved before it existed)."""
+    kept = [f for f in fields if not (f.keyed_when_set and not values.get(f.name))]
+    return pack_config(game, kept, {f.name: values[f.name] for f in kept})
 
 
 def flatten_fields(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:

@@ -44,6 +44,9 @@ struct FieldInfo {
 enum FieldFlags : uint32_t {
   kCounted = 1,  // config: the number of rows (in [min_rows, rows]) precedes the values
   kWord = 2,     // a 64-bit pattern carried as int64 (rng words, masks); bounds do not apply
+  // config: keyed into the fingerprint (to_bytes' header) only when not 0. A field appended after
+  // states were saved has it, so that at its default (0) saved states keep their keys.
+  kKeyedWhenSet = 4,
 };
 
 inline constexpr int kMaxSchemaFields = 64;
@@ -220,16 +223,18 @@ template <class C, class S>
 struct MemberFields {
   // A scalar config field stored in member M.
   template <auto M>
-  static constexpr ConfigField<C> config(const char* name, const char* doc, Bounds bounds) {
+  static constexpr ConfigField<C> config(const char* name, const char* doc, Bounds bounds, uint32_t flags = 0) {
     using T = typename MemberType<M>::type;
-    return ConfigField<C>{name, doc, 1, 1, 0, bounds, [](C& c, int, const int64_t* v) { c.*M = static_cast<T>(*v); }};
+    return ConfigField<C>{name, doc, 1, 1, 0, bounds, [](C& c, int, const int64_t* v) { c.*M = static_cast<T>(*v); },
+                          flags};
   }
 
   // The chance mode (engine.hpp, "Chance"), the same field in every game: declared last in each
   // config table, so that it follows the rule fields.
   static constexpr ConfigField<C> chance_mode() {
     return config<&C::explicit_chance>("explicit_chance",
-                                       "1: stop at every random event (chance nodes); 0: draw it inside apply", {0, 1});
+                                       "1: stop at every random event (chance nodes); 0: draw it inside apply", {0, 1},
+                                       kKeyedWhenSet);
   }
 
   // A scalar state field stored in member M (kWord for a 64-bit pattern).
