@@ -49,10 +49,11 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
     Returns ``(returns, lengths)``: float64 (n_games, players) and int64 (n_games,) arrays.
     """
     from . import _batch, _core
-    from ._common import check_int, check_seed
+    from ._common import check_int, check_sampled, check_seed
 
     if not isinstance(game, _core.Game):
         raise TypeError(f"random_playouts takes a Game from dimsum.make(...), got {type(game).__name__}")
+    check_sampled(game, "random_playouts")
     n_games = check_int(n_games, "n_games", 0, 1 << 40)
     threads = check_int(threads, "threads", 1, 1024)
     return _batch.random_playouts(game.name, game.config_bytes(), game.state_size, game.version[0], n_games,

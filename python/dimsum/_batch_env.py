@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from . import _batch
-from ._common import IllegalActionError, check_int, check_seed, describe_actions
+from ._common import IllegalActionError, check_int, check_sampled, check_seed, describe_actions
 
 _MAX_ENVS = 1 << 24
 _step = _batch._BatchEnv.step  # the C++ step, called with no super() lookup on the hot path
@@ -42,6 +42,7 @@ class BatchEnv(_batch._BatchEnv):
 
         if not isinstance(game, Game):
             raise TypeError(f"BatchEnv takes a Game from dimsum.make(...), got {type(game).__name__}")
+        check_sampled(game, "BatchEnv")
         num_envs = check_int(num_envs, "num_envs", 1, _MAX_ENVS)
         seed = check_seed(seed)
         if threads is None:

@@ -88,6 +88,14 @@ def check_game_name(name: Any, known: Sequence[str]) -> str:
     raise ValueError(f"unknown game {name!r}{hint}{', '.join(known)}")
 
 
+def check_sampled(game: Any, who: str) -> None:
+    """The batch engine and the playout driver step the players only: chance is drawn inside
+    apply (the sampled mode). A game made with chance="explicit" is refused with what to do."""
+    if game.explicit_chance:
+        raise ValueError(f"{who} plays sampled games (chance drawn inside each step); this game was made with "
+                         f"chance='explicit': make it with chance='sampled' (the default) for {who}")
+
+
 def check_seed(seed: Any) -> int:
     """Seeds are ints in [0, 2**64); negative ones are folded the way numpy folds them."""
     seed = check_int(seed, "seed")

@@ -786,6 +786,8 @@ cdef class TimedState(State):
         cdef Game g = self.game
         if not g.api.is_legal(g.config, self.buf, a):
             raise IllegalActionError(self._illegal_message(a))
+        if t > 0 and g.api.current_player(self.buf) == CHANCE:
+            raise ValueError(f"a chance outcome takes no time; got ticks={t} (give 0 or None)")
         cdef int64_t charged = g.api.apply_timed(g.config, self.buf, a, t)
         self._tl = (self._tl, a, charged)
         self._hist_len += 1
@@ -794,8 +796,10 @@ cdef class TimedState(State):
     def advance(self, ticks):
         """Lets ``ticks`` of time pass with no action (a real-time front end's clock)."""
         cdef int64_t t = self._ticks(ticks)
-        if self.game.api.current_player(self.buf) < 0:
+        if self.game.api.current_player(self.buf) == TERMINAL:
             raise IllegalActionError("advance: the game is over")
+        if self.game.api.current_player(self.buf) == CHANCE:
+            raise IllegalActionError("advance: chance acts first (a chance node takes no time); apply an outcome")
         self.game.api.advance(self.game.config, self.buf, t)
         self._tl = (self._tl, -1, t)
 

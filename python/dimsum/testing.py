@@ -87,6 +87,9 @@ class _Checker:
         self.expect(len(set(names)) == len(names), "action names are not unique")
         for a, name in enumerate(names):
             self.expect(g.parse_action(name) == a, f"parse_action({name!r}) is not {a}")
+        outcomes = [g.chance_outcome_name(o) for o in range(g.num_chance_outcomes)]
+        self.expect(len(set(outcomes)) == len(outcomes), "chance outcome names are not unique")
+        self.expect(g.num_chance_outcomes <= g.num_actions, "more chance outcomes than actions")
 
     # -- checks run at every step --------------------------------------------------------------
     def check_state(self, state: Any) -> List[int]:
@@ -99,6 +102,9 @@ class _Checker:
         self.expect([int(a) for a in mask.nonzero()[0]] == legal, "legal_mask disagrees with legal_actions")
         if state.is_terminal:
             self.expect(player == TERMINAL and legal == [], "a terminal state has a player or legal actions")
+        elif state.is_chance_node:
+            self.expect(g.explicit_chance, "a chance node in a game made with chance='sampled'")
+            self.check_chance_node(state, legal)
         else:
             self.expect(0 <= player < g.players, f"current player {player} out of range")
             self.expect(len(legal) > 0, "a live state has no legal action")
@@ -114,6 +120,19 @@ class _Checker:
                     f"returns {returns} outside [{g.min_return}, {g.max_return}]")
         state.check()  # invariants, and the incremental hash equals the hash from scratch
         return legal
+
+    def check_chance_node(self, state: Any, legal: List[int]) -> None:
+        """The outcomes are the legal list, with exact probabilities that sum to 1, each named."""
+        g = self.game
+        outcomes = state.chance_outcomes()
+        exact = state.chance_outcomes(exact=True)
+        self.expect([o for o, _ in outcomes] == legal, "chance_outcomes disagrees with legal_actions")
+        self.expect(all(0 <= o < g.num_chance_outcomes for o in legal), "a chance outcome outside the range")
+        self.expect(all(0 < p <= 1 for _, p in outcomes), f"a chance probability outside (0, 1]: {outcomes}")
+        self.expect(abs(sum(p for _, p in outcomes) - 1) <= 1e-12, "chance probabilities do not sum to 1")
+        self.expect(sum(p for _, p in exact) == 1, "exact chance probabilities do not sum to 1")
+        for o in legal:
+            self.expect(state.parse_action(state.action_name(o)) == o, f"outcome {o} is not named back")
 
     def check_observation_bounds(self, player: int, obs: Any) -> None:
         """Every value inside the bounds its slice declares (game.observation_bounds)."""
@@ -140,6 +159,11 @@ class _Checker:
         self.expect(g.state_from_fields(fields) == state, "a state rebuilt from its fields differs in its bytes")
         self.expect(all(state.field(name) == value for name, value in fields.items()),
                     "state.field(name) disagrees with state.fields()")
+        reseeded = state.clone(seed=self.seed + 1)
+        self.expect(reseeded.hash == state.hash and reseeded.history == state.history
+                    and {k: v for k, v in reseeded.fields().items() if k != "rng"}
+                    == {k: v for k, v in fields.items() if k != "rng"},
+                    "clone(seed) changed the position (only the future randomness may change)")
         if self.step % self.deep_every == 0:
             again = pickle.loads(pickle.dumps(state))
             self.expect(again == state and again.history == state.history, "pickle does not round-trip")
@@ -159,6 +183,12 @@ class _Checker:
             self.fail(f"illegal action {a} ({g.action_name(a)}) was accepted")
         self.expect(state.to_bytes() == before, "a rejected action changed the state")
 
+    def check_outcome(self, state: Any) -> None:
+        outcome = state.outcome
+        self.expect(outcome is not None and outcome.returns == state.returns(), "outcome missing or its returns wrong")
+        self.expect(outcome.reason.isidentifier() and outcome.description, f"a malformed outcome {outcome!r}")
+        self.expect(all(0 <= p < self.game.players for p in outcome.winners), f"outcome winners {outcome.winners}")
+
     def check_resample(self, state: Any, rng: Rng) -> None:
         g = self.game
         for p in range(g.players):
@@ -168,6 +198,25 @@ class _Checker:
                         f"resample({p}) changed what player {p} sees")
             self.expect(other.legal_actions() == state.legal_actions() or state.current_player != p,
                         f"resample({p}) changed player {p}'s own legal actions")
+            self.expect(other.current_player == state.current_player, f"resample({p}) changed who acts")
+            self.expect(other.history == state.history, f"resample({p}) did not keep the history")
+            self.expect(other.observation_string(p) == state.observation_string(p),
+                        f"resample({p}) changed player {p}'s observation_string")
+            if self.step <= 40:  # replaying the history: kept to the openings, where it is cheap
+                self.expect(other.information_state_string(p) == state.information_state_string(p),
+                            f"resample({p}) changed player {p}'s information_state_string")
+
+
+def _weighted_choice(state: Any, rng: Rng) -> int:
+    """A chance outcome drawn with its exact probability."""
+    exact = state.chance_outcomes(exact=True)
+    denominator = math.lcm(*(p.denominator for _, p in exact))
+    r = rng.bounded(denominator)
+    for outcome, p in exact:
+        r -= p.numerator * (denominator // p.denominator)
+        if r < 0:
+            return outcome
+    raise AssertionError("the chance probabilities do not sum to 1")
 
 
 def playthrough(game: Any, seed: int, max_steps: int = 60) -> str:
@@ -183,9 +232,9 @@ def playthrough(game: Any, seed: int, max_steps: int = 60) -> str:
         if state.is_terminal or step == max_steps:
             break
         legal = state.legal_actions()
-        lines.append("legal: " + "; ".join(f"{a} {game.action_name(a)}" for a in legal))
+        lines.append("legal: " + "; ".join(f"{a} {state.action_name(a)}" for a in legal))
         action = legal[rng.bounded(len(legal))]
-        lines.append(f"action: {action} {game.action_name(action)}")
+        lines.append(f"action: {action} {state.action_name(action)}")
         state.apply(action)
     lines.append(f"returns: {state.returns()}")
     return "\n".join(lines) + "\n"
@@ -211,8 +260,9 @@ def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7)
             if checker.step % deep_every == 0:
                 checker.check_resample(state, rng)
             if state.is_terminal:
+                checker.check_outcome(state)
                 break
-            state.apply(legal[rng.bounded(len(legal))])
+            state.apply(_weighted_choice(state, rng) if state.is_chance_node else legal[rng.bounded(len(legal))])
             checker.step += 1
             checker.expect(checker.step <= game.max_game_length,
                            f"the game ran past max_game_length {game.max_game_length}")
