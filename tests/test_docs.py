@@ -26,3 +26,12 @@ def test_every_option_is_documented_in_the_games_rules_page(name):
     spec = importlib.import_module(f"dimsum.games.{name}")
     missing = [option for option in spec.OPTIONS if f"`{option}" not in text]
     assert not missing, f"docs/rules/{name}.md does not mention options {missing}"
+
+
+def test_the_options_every_game_has_are_documented_in_the_api_page():
+    from dimsum._common import COMMON_OPTIONS
+
+    text = (DOCS / "API.md").read_text()
+    for name, option in COMMON_OPTIONS.items():
+        for value in option.choices:
+            assert f'{name}="{value}"' in text, f"docs/API.md does not show {name}={value!r}"

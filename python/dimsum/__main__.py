@@ -10,6 +10,7 @@ import argparse
 import random
 import sys
 import time
+from collections import Counter
 from typing import List, Optional
 
 import dimsum
@@ -28,6 +29,18 @@ def _python_api_rate(game, seconds: float, seed: int) -> float:
             state.apply(rng.choice(state.legal_actions()))
         steps += 1000
     return steps / (time.perf_counter() - start)
+
+
+def _endings(game, n_games: int, seed: int) -> Counter:
+    """Why random games end (dimsum.Outcome reasons), over games played through the per-move API."""
+    rng = random.Random(seed)
+    reasons: Counter = Counter()
+    for i in range(n_games):
+        state = game.new_state(seed + i)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        reasons[state.outcome.reason] += 1
+    return reasons
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -53,6 +66,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     print("  mean return per seat: " + "  ".join(f"{p}: {r:.3f}" for p, r in enumerate(returns.mean(axis=0))))
     print(f"  C++ random playouts: {steps / elapsed / 1e6:.2f} M steps/s, {args.games / elapsed:,.0f} games/s "
           f"({elapsed * 1e9 / max(steps, 1):.0f} ns/step, {args.threads} thread(s))")
+    endings = _endings(game, 100, args.seed)
+    print("  why 100 of them end: " + ", ".join(f"{reason} {100 * n / 100:.0f}%" for reason, n in endings.most_common())
+          + " (uniformly random play: a measure of the engine, not of play)")
     rate = _python_api_rate(game, 0.5, args.seed)
     print(f"  Python per-move API: {rate / 1e6:.2f} M steps/s ({1e9 / rate:.0f} ns/step)")
     return 0
