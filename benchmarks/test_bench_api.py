@@ -10,7 +10,7 @@ import numpy as np
 
 import dimsum
 
-from .workloads import mid_game_state, python_random_game
+from .workloads import CONFIGS, mid_game_state, python_random_game
 
 
 def test_cpp_random_playouts(benchmark, game):
@@ -43,6 +43,39 @@ def test_python_api_random_game_with_observation(benchmark, game):
 
     steps = benchmark.pedantic(play_20, rounds=3, iterations=1)
     benchmark.extra_info["steps_per_call"] = steps
+
+
+def test_python_api_random_game_explicit_chance(benchmark, name):
+    """The same work with chance="explicit": every random event is a step of its own, drawn here
+    from chance_outcomes() (steps_per_call counts the chance steps too)."""
+    game = dimsum.make(name, chance="explicit", **CONFIGS[name])
+    benchmark.group = f"{name}: whole random games"
+    seeds = iter(range(10**9))
+
+    def play_20():
+        steps = 0
+        for _ in range(20):
+            seed = next(seeds)
+            rng, state = random.Random(seed), game.new_state(seed)
+            while not state.is_terminal:
+                if state.is_chance_node:
+                    outcomes = state.chance_outcomes()
+                    state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+                steps += 1
+        return steps
+
+    steps = benchmark.pedantic(play_20, rounds=3, iterations=1)
+    benchmark.extra_info["steps_per_call"] = steps
+
+
+def test_chance_outcomes(benchmark, name):
+    """chance_outcomes() at a chance node (the opening deal or roll of an explicit game)."""
+    benchmark.group = f"{name}: per call"
+    state = dimsum.make(name, chance="explicit", **CONFIGS[name]).new_state(3)
+    assert state.is_chance_node
+    benchmark(state.chance_outcomes)
 
 
 def test_reference_random_game(benchmark, reference_game):
