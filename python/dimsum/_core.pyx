@@ -32,6 +32,8 @@ cdef extern from "numpy/arrayobject.h":
     int PyArray_TYPE(PyArrayObject*)
     bint PyArray_IS_C_CONTIGUOUS(PyArrayObject*)
     bint PyArray_ISWRITEABLE(PyArrayObject*)
+    bint PyArray_ISNOTSWAPPED(PyArrayObject*)
+    bint PyArray_ISALIGNED(PyArrayObject*)
     npy_intp PyArray_SIZE(PyArrayObject*)
 
 import importlib
@@ -105,6 +107,15 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
 
 cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
     uint64_t splitmix64(uint64_t) noexcept nogil
+
+# States are made only by their Game (_blank_state sets this flag, per thread, around the
+# allocation): a State made by State.__new__ from Python would have no game, and its first
+# method call would dereference it.
+cdef extern from *:
+    """
+    static thread_local int dimsum_making_state = 0;
+    """
+    int dimsum_making_state
 
 # A state lives inline in its Python object: no second allocation per clone.
 cdef enum:
@@ -185,17 +196,25 @@ cdef class Game:
     cdef object _bounds                # (low, high) float32 arrays, made on first use
     cdef object state_type
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
+    cdef bint built                    # __init__ finished: the game is complete and never changes
 
     def __cinit__(self):
         self.config = NULL
+        self.api = NULL
 
     def __init__(self, str name, dict options):
         cdef char err[ERR_LEN]
+        if self.built:  # its states hold this config: a built game never changes
+            raise TypeError(f"this {self.name} game is already built and cannot change; "
+                            f"make another with dimsum.make({self.name!r}, ...)")
+        PyMem_Free(self.config)  # what an earlier, failed __init__ left
+        self.config = NULL
         cdef ConfigInfo info
         cdef FieldInfo infos[kMaxSchemaFields]
-        self.api = find_game(name.encode())
-        if self.api == NULL:
+        cdef const GameApi* api = find_game(name.encode())
+        if api == NULL:
             raise ValueError(f"game {name!r} is not compiled into this build of dimsum")
+        self.api = api
         if self.api.state_size > MAX_STATE_WORDS * 8:
             raise AssertionError(f"{name}: State is {self.api.state_size} bytes, the binding holds {MAX_STATE_WORDS * 8}")
         self.module = importlib.import_module(f"dimsum.games.{name}")
@@ -252,6 +271,12 @@ cdef class Game:
         self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
         if timed != issubclass(self.state_type, TimedState):
             raise AssertionError(f"{name}: a game with a clock needs a TimedState (and only it does)")
+        self.built = True
+
+    cdef inline int _check_built(self) except -1:
+        if not self.built:
+            raise TypeError("this Game was never built: make games with dimsum.make(name, **options)")
+        return 0
 
     def __dealloc__(self):
         PyMem_Free(self.config)
@@ -284,6 +309,7 @@ cdef class Game:
     @property
     def version(self):
         """(state layout version, to_bytes format version)"""
+        self._check_built()
         return (self.api.state_version, BYTES_FORMAT)
 
     @property
@@ -297,6 +323,7 @@ cdef class Game:
     @property
     def state_size(self):
         """Bytes of C++ state (the part to_bytes copies)."""
+        self._check_built()
         return self.api.state_size
 
     def action_name(self, action):
@@ -316,13 +343,17 @@ cdef class Game:
     def config_bytes(self):
         """The built C++ Config as raw bytes (native layout, this build only): how a Game crosses
         to dimsum._batch without being parsed again. Check ``state_size``/``version`` with it."""
+        self._check_built()
         return PyBytes_FromStringAndSize(<const char*>self.config, self.api.config_size)
 
     def __repr__(self):
+        if not self.built:
+            return "<dimsum Game, never built>"
         shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
         return f"dimsum.make({self.name!r}, **{shown})"
 
     def __reduce__(self):
+        self._check_built()
         return (_make_game, (self.name, dict(self.spec.options)))
 
     def __eq__(self, other):
@@ -342,20 +373,32 @@ cdef class Game:
 
     cdef State _blank_state(self):
         cdef State state
-        if self.state_type is State:
-            state = State.__new__(State)  # a direct tp_new call: the common case, kept fast
-        elif self.timed:
-            state = TimedState.__new__(self.state_type)  # TimedState's tp_new, for its subclass too
-        else:
-            state = <State>self.state_type.__new__(self.state_type)
+        self._check_built()
+        global dimsum_making_state
+        dimsum_making_state = 1
+        try:
+            state = self._allocate_state()
+        finally:
+            dimsum_making_state = 0
         state.game = self
         state._hist = None
         state._hist_len = 0
         state._root = None
         return state
 
+    cdef State _allocate_state(self):
+        cdef State state
+        if self.state_type is State:
+            state = State.__new__(State)  # a direct tp_new call: the common case, kept fast
+        elif self.timed:
+            state = TimedState.__new__(self.state_type)  # TimedState's tp_new, for its subclass too
+        else:
+            state = <State>self.state_type.__new__(self.state_type)
+        return state
+
     def state_from_bytes(self, data):
         """The state ``to_bytes`` wrote; ValueError if it is corrupt or from another config."""
+        self._check_built()
         if type(data) is not bytes:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
@@ -383,6 +426,7 @@ cdef class Game:
 
     def state_from_dict(self, d):
         """A state from its readable dict (``to_dict``), validated field by field."""
+        self._check_built()
         if not isinstance(d, dict):
             raise TypeError(f"state_from_dict takes a dict, got {type(d).__name__}")
         return self.state_from_fields(self.module.fields_from_dict(self.spec, d))
@@ -390,6 +434,7 @@ cdef class Game:
     def state_from_fields(self, fields):
         """A state from its named fields (``state.fields()``), each checked against the schema,
         then validated as a whole. Mostly for tools; ``state_from_dict`` reads the readable form."""
+        self._check_built()
         flat = _flatten_fields(self.name, self.state_fields, fields)
         cdef State state = self._blank_state()
         cdef char err[ERR_LEN]
@@ -445,6 +490,10 @@ cdef class State:
     # of an imported position, or a _views.PlayerView (a state resample made for one player).
     cdef object _root
     cdef uint64_t buf[MAX_STATE_WORDS]
+
+    def __cinit__(self):
+        if not dimsum_making_state:
+            raise TypeError("states come from game.new_state(seed), state_from_bytes or state_from_dict")
 
     def __init__(self):
         raise TypeError("states come from game.new_state(seed), state_from_bytes or state_from_dict")
@@ -551,7 +600,8 @@ cdef class State:
         numpy()
         cdef PyArrayObject* a = <PyArrayObject*>out
         if (PyArray_Check(out) and PyArray_TYPE(a) == NPY_FLOAT32 and PyArray_IS_C_CONTIGUOUS(a)
-                and PyArray_ISWRITEABLE(a) and PyArray_SIZE(a) == self.game.observation_size):
+                and PyArray_ISWRITEABLE(a) and PyArray_ISNOTSWAPPED(a) and PyArray_ISALIGNED(a)
+                and PyArray_SIZE(a) == self.game.observation_size):
             self.game.api.observe(self.game.config, self.buf, p, <float*>PyArray_DATA(a))
             return out
         self._observe_into_buffer(p, out)
@@ -567,7 +617,11 @@ cdef class State:
                             f"got {type(out).__name__}") from None
         try:
             if view.itemsize != 4 or not _is_float32_format(view.format):
-                raise TypeError("observation(out=...) needs a writable C-contiguous float32 buffer")
+                raise TypeError("observation(out=...) needs a writable C-contiguous float32 buffer in native byte "
+                                f"order, got format {view.format.decode() if view.format != NULL else None!r}")
+            if (<size_t>view.buf) % 4 != 0:
+                raise ValueError("observation(out=...) needs a float32 buffer aligned to 4 bytes; this one is not "
+                                 "(numpy.empty gives aligned arrays)")
             if view.len != 4 * self.game.observation_size:
                 raise ValueError(f"observation(out=...) needs {self.game.observation_size} float32 values, "
                                  f"got {view.len // 4}")
@@ -870,9 +924,15 @@ def _restore_state(Game game, bytes data, tuple history, root=None):
 cdef bint _is_float32_format(const char* fmt) noexcept:
     if fmt == NULL:
         return False
-    if fmt[0] == b'<' or fmt[0] == b'=' or fmt[0] == b'@':
+    # native order only: '@' and '=' are native; '<' only on a little-endian machine
+    if fmt[0] == b'=' or fmt[0] == b'@' or (fmt[0] == b'<' and _little_endian()):
         fmt += 1
     return fmt[0] == b'f' and fmt[1] == 0
+
+
+cdef inline bint _little_endian() noexcept:
+    cdef uint16_t one = 1
+    return (<unsigned char*>&one)[0] == 1
 
 
 cdef inline int _as_player(object player, int players) except? -1:
@@ -890,7 +950,10 @@ cdef inline int _as_action(object action, int num_actions) except? -1:
         except OverflowError:
             raise IllegalActionError(f"action {action} is out of range: actions are 0..{num_actions - 1}") from None
     elif isinstance(action, numbers.Integral) and not isinstance(action, bool):
-        a = int(action)
+        try:
+            a = int(action)
+        except OverflowError:  # a numpy uint64 of 2**63 or more
+            raise IllegalActionError(f"action {action} is out of range: actions are 0..{num_actions - 1}") from None
     else:
         raise TypeError(f"an action is an int in [0, {num_actions}), got {type(action).__name__} {action!r:.40}")
     if a < 0 or a >= num_actions:
