@@ -291,7 +291,9 @@ def test_resample_keeps_the_players_view_and_history(name, mode):
     for state in _states_along(game, 4, 30)[::6]:
         for p in range(game.players):
             copy = state.resample(p, 99)
-            assert copy.history == state.history
+            assert len(copy.history) == len(state.history)
+            if mode == "sampled" or name != "yum_cha":  # nothing in the history is hidden from p
+                assert copy.history == state.history
             assert copy.observation_string(p) == state.observation_string(p)
             assert copy.information_state_string(p) == state.information_state_string(p)
             # and it goes on: the same own actions seen the same way
@@ -321,6 +323,39 @@ def test_information_state_tells_apart_what_the_player_saw_and_nothing_else():
     # the drawer's view names its own action; the watcher's does not name the card drawn
     assert "you: draw" in state.information_state_string(drawer)
     assert "you:" not in state.information_state_string(watcher)
+
+
+def test_yum_cha_explicit_resample_redraws_the_hidden_outcomes_of_the_history():
+    """The rewritten history replays from the deal to the resampled position; it differs from
+    the real one only where seat p did not see the card; and it does not copy the real cards."""
+    game = explicit("yum_cha", players=3)
+    same_as_real = hidden = 0
+    for seed in range(12):
+        state = _states_along(game, seed, 60)[-1]
+        for p in range(game.players):
+            copy = state.resample(p, seed)
+            replayed = game.new_state(seed)
+            for a in copy.history:
+                replayed.apply(a)
+            assert {k: v for k, v in replayed.fields().items() if k != "rng"} == \
+                {k: v for k, v in copy.fields().items() if k != "rng"}
+            assert copy.information_state_string(p) == state.information_state_string(p)
+            for q in range(game.players):  # every seat's view is defined on the copy
+                copy.information_state_string(q)
+            changed = [i for i, (a, b) in enumerate(zip(state.history, copy.history)) if a != b]
+            view = game.new_state(seed)
+            for i, a in enumerate(state.history):
+                if view.is_chance_node:
+                    hidden += 1
+                    before = view.observation(p)
+                    twin = view.clone()
+                    twin.apply(copy.history[i])
+                    view.apply(a)
+                    assert (twin.observation(p) == view.observation(p)).all() or i not in changed
+                    same_as_real += copy.history[i] == a
+                else:
+                    view.apply(a)
+    assert hidden and same_as_real < hidden  # the real hidden cards are not simply copied
 
 
 @pytest.mark.parametrize("name", GAMES)

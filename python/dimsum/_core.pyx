@@ -751,8 +751,12 @@ cdef class State:
         cdef State out = self.game._blank_state()
         self.game.api.resample(self.game.config, self.buf, p, s, out.buf)
         self._copy_history_into(out)
-        from dimsum._views import resampled_root
-        out._root = resampled_root(self, out, p)
+        from dimsum._views import finish_resample
+        history, out._root = finish_resample(self, out, p, s)
+        if history is not None:  # the hidden outcomes redrawn with the cards (explicit mode)
+            out._hist = None
+            for a in history:
+                out._hist = (out._hist, a)
         return out
 
     cdef _copy_history_into(self, State out):

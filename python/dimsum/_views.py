@@ -139,16 +139,31 @@ def information_state_string(state: Any, player: int) -> str:
     return "\n".join(_start_lines(game, start, player, how) + _replay_lines(game, start, entries, player, 1))
 
 
-def resampled_root(original: Any, resampled: Any, player: int) -> Any:
-    """The history root of ``resampled`` (``original.resample(player, seed)``). When only the
-    future randomness changed (the position is the same), everything the history says still
-    holds, for every player: the root is kept. When hidden cards were redrawn, the history no
-    longer replays to the new position, so the copy keeps ``player``'s information state as
-    text and replays what follows from the new position."""
+def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tuple[Optional[List[int]], Any]:
+    """The history and root of ``resampled`` (``original.resample(player, seed)``; it starts
+    with ``original``'s history and root). Returns ``(history, root)``, history None to keep it.
+
+    - Only the future randomness changed (the position is the same): everything the history says
+      still holds, for every player; history and root are kept.
+    - Hidden cards were redrawn, in explicit mode: the outcomes ``player`` did not see are
+      redrawn with them by the game package's ``resample_history`` (Yum Cha: hidden_history.py),
+      so that the history replays from the root to the new position; the root is kept.
+    - Otherwise (sampled mode, where the history holds only actions, all public; or no rewrite
+      was found) the history is kept, but it no longer replays to the new position: the copy
+      keeps ``player``'s information state as text and replays what follows from here.
+    """
+    root = original._history_root()
     if _position(resampled) == _position(original):
-        return original._history_root()
+        return None, root
+    game = original.game
+    rewrite = getattr(_package(game), "resample_history", None)
+    if game.explicit_chance and rewrite is not None and isinstance(root, (int, bytes)):
+        start = game.new_state(root) if isinstance(root, int) else game.state_from_bytes(root)
+        history = rewrite(game, start, original.history, resampled, player, seed)
+        if history is not None:
+            return history, root
     lines = information_state_string(original, player).split("\n")
-    return PlayerView(player, tuple(lines), resampled.to_bytes(), len(_entries(original)))
+    return None, PlayerView(player, tuple(lines), resampled.to_bytes(), len(_entries(original)))
 
 
 def _position(state: Any) -> dict:

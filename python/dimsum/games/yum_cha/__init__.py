@@ -257,3 +257,4 @@ def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
     from .state_dict import CODEC
 
     return CODEC.from_dict(cfg, d)
+from .hidden_history import resample_history  # noqa: E402,F401  (explicit mode's resample: dimsum._views)
