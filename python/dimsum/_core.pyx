@@ -515,6 +515,7 @@ cdef class State:
         """True when chance acts next (only in a game made with ``chance="explicit"``)."""
         return self.game.api.current_player(self.buf) == CHANCE
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def chance_outcomes(self, exact=False):
         """At a chance node, ``[(outcome, probability), ...]`` for every possible outcome, ascending.
 
@@ -539,12 +540,14 @@ cdef class State:
         """64-bit Zobrist key of the position (the RNG state is not part of it)."""
         return self.game.api.hash(self.buf)
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def legal_actions(self):
         """The legal actions, sorted; empty when the game is over; the outcomes at a chance node."""
         cdef int16_t actions[MAX_ACTIONS]
         cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
         return [actions[i] for i in range(n)]
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def legal_mask(self):
         """A bool array of shape (num_actions,), True where the action is legal."""
         cdef int16_t actions[MAX_ACTIONS]
@@ -555,6 +558,7 @@ cdef class State:
             m[actions[i]] = 1
         return mask
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def is_legal(self, action):
         cdef int a
         try:
@@ -584,12 +588,14 @@ cdef class State:
         return (f"action {a} ({g.action_name(a)}) is not legal for player {self.current_player} now; "
                 f"legal: {describe_actions(g.spec.action_space, self.legal_actions())}")
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def returns(self):
         """One return per player: final results once terminal (see the game's reward option)."""
         cdef double out[MAX_PLAYERS]
         self.game.api.returns(self.game.config, self.buf, out)
         return tuple([out[p] for p in range(self.game.players)])
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def observation(self, player, out=None):
         """float32 array of game.observation_shape: what ``player`` may see. Fills ``out`` if given."""
         cdef int p = _as_player(player, self.game.players)
@@ -663,6 +669,7 @@ cdef class State:
         return out
 
     # -- serialization -------------------------------------------------------------------------
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def to_bytes(self):
         """Header (magic, format, game, version, size, config fingerprint) + the state's bytes."""
         cdef Game g = self.game
@@ -687,6 +694,7 @@ cdef class State:
         """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
         return self._root
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def fields(self):
         """Every state field by name (see ``game.state_fields``): ints, or lists for shaped fields."""
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, self.game.num_fields) * sizeof(int64_t))
@@ -699,6 +707,7 @@ cdef class State:
             PyMem_Free(values)
         return {f.name: unflatten(f, flat[f.offset:f.offset + f.size]) for f in self.game.state_fields}
 
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def field(self, str name):
         """One state field by name (an int, or a list for a shaped field): ``state.field("round")``."""
         cdef Game g = self.game
@@ -794,6 +803,7 @@ cdef class State:
         return outcome(self)
 
     # -- comparisons and display ---------------------------------------------------------------
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def __eq__(self, other):
         if not isinstance(other, State) or (<State>other).game != self.game:
             return NotImplemented
