@@ -103,3 +103,15 @@ def test_make_with_a_name_that_is_not_a_string_is_a_type_error():
     for name in (None, 3, b"yum_cha", ["yum_cha"]):
         with pytest.raises(TypeError, match="game name is a str"):
             dimsum.make(name)
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_unpickling_shares_one_built_game_per_configuration(name):
+    import pickle
+
+    game = dimsum.make(name)
+    states = [game.new_state(s) for s in range(3)]
+    loaded = [pickle.loads(pickle.dumps(s)) for s in states]
+    assert loaded == states and all(s.game is loaded[0].game for s in loaded)
+    other = dimsum.make(name, players=2)
+    assert pickle.loads(pickle.dumps(other.new_state(1))).game == other != game
