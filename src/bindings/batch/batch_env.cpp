@@ -79,10 +79,15 @@ class PyBatchEnv {
              int num_envs, uint64_t seed, int threads, int max_steps) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
-    const bool found = dispatch_game(game.c_str(), [&]<class G>() {
-      env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
-                               max_steps);
-    });
+    bool found;
+    try {
+      found = dispatch_game(game.c_str(), [&]<class G>() {
+        env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
+                                 max_steps);
+      });
+    } catch (const ThreadStartError& e) {
+      raise_thread_start_error("BatchEnv", e);
+    }
     if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
     const auto& info = env_->info();
     const py::ssize_t n = num_envs, players = info.players, obs = info.observation_size;
