@@ -7,11 +7,16 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bindings.hpp"
@@ -21,6 +26,8 @@
 namespace dimsum::bindings {
 namespace {
 
+using namespace pybind11::literals;
+
 constexpr int kErrLen = 512;
 
 // dimsum._batch.IllegalAction(env, action): step found env's action out of range or illegal
@@ -28,7 +35,7 @@ constexpr int kErrLen = 512;
 // IllegalActionError with a readable message.
 PYBIND11_CONSTINIT py::gil_safe_call_once_and_store<py::object> illegal_action_type;
 
-[[noreturn]] void raise_illegal(int env, int64_t action) {
+[[noreturn]] void raise_illegal(int env, py::handle action) {
   PyErr_SetObject(illegal_action_type.get_stored().ptr(), py::make_tuple(env, action).ptr());
   throw py::error_already_set();
 }
@@ -43,33 +50,107 @@ py::array_t<T> zeros(std::vector<py::ssize_t> shape) {
 // numpy's byte order mark of a non-native dtype on this machine.
 constexpr char kSwapped = std::endian::native == std::endian::little ? '>' : '<';
 
-// Reads one int per env from any integer array-like of shape (n,) (any int width, any stride).
-void read_actions(py::handle obj, int n, int64_t* out) {
-  py::array arr = py::array::ensure(obj);
-  if (!arr) throw py::type_error("actions must be an integer array-like of shape (num_envs,)");
-  const char kind = arr.dtype().kind();
-  if (kind != 'i' && kind != 'u') {
-    throw py::type_error("actions must be integers, got an array of dtype " + py::str(arr.dtype()).cast<std::string>());
-  }
-  if (arr.ndim() != 1 || arr.shape(0) != n) {
-    throw py::value_error("actions must have shape (num_envs,) = (" + std::to_string(n) + ",), got shape " +
-                          py::str(arr.attr("shape")).cast<std::string>());
-  }
-  if (arr.dtype().byteorder() == kSwapped) arr = arr.attr("astype")("int64");
-  const char* data = static_cast<const char*>(arr.data());
-  const py::ssize_t stride = arr.strides(0);
-  const bool is_signed = kind == 'i';
-  for (int i = 0; i < n; ++i, data += stride) {
-    switch (arr.itemsize()) {
-      case 1: out[i] = is_signed ? *reinterpret_cast<const int8_t*>(data) : *reinterpret_cast<const uint8_t*>(data); break;
-      case 2: out[i] = is_signed ? *reinterpret_cast<const int16_t*>(data) : *reinterpret_cast<const uint16_t*>(data); break;
-      case 4: out[i] = is_signed ? *reinterpret_cast<const int32_t*>(data) : *reinterpret_cast<const uint32_t*>(data); break;
+// step's actions as a numpy array of a native integer dtype and shape (n,) (any width, any
+// stride, aligned or not), checked. Made before the env's lock is taken: converting an
+// array-like runs its Python code (__array__, __len__, __getitem__), which may call this env.
+struct Actions {
+  py::array array;  // keeps `data` alive
+  const char* data = nullptr;
+  py::ssize_t stride = 0;
+  py::ssize_t itemsize = 0;
+  bool is_signed = true;
+
+  // Action i, as an int64: a uint64 beyond INT64_MAX becomes INT64_MAX (out of range all the
+  // same). Plain memory reads (memcpy: the array may be misaligned), no Python: safe under the lock.
+  int64_t get(int i) const {
+    const char* p = data + i * stride;
+    switch (itemsize) {
+      case 1: return is_signed ? int64_t{read<int8_t>(p)} : int64_t{read<uint8_t>(p)};
+      case 2: return is_signed ? int64_t{read<int16_t>(p)} : int64_t{read<uint16_t>(p)};
+      case 4: return is_signed ? int64_t{read<int32_t>(p)} : int64_t{read<uint32_t>(p)};
       default: {
-        const uint64_t bits = *reinterpret_cast<const uint64_t*>(data);
-        out[i] = is_signed ? static_cast<int64_t>(bits) : static_cast<int64_t>(std::min<uint64_t>(bits, INT64_MAX));
+        const uint64_t bits = read<uint64_t>(p);
+        return is_signed ? static_cast<int64_t>(bits) : static_cast<int64_t>(std::min<uint64_t>(bits, INT64_MAX));
       }
     }
   }
+
+  // Action i exactly as given (a uint64 beyond INT64_MAX too), for an error message.
+  py::object exact(int i) const {
+    if (!given.is_none()) return given[py::int_(i)];
+    if (itemsize == 8 && !is_signed) return py::int_(read<uint64_t>(data + i * stride));
+    return py::int_(get(i));
+  }
+
+  py::object given = py::none();  // the Python ints given, when some lie beyond int64
+
+  template <class T>
+  static T read(const char* p) {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
+  }
+};
+
+// numpy turns a list of ints of which one lies beyond int64 into floats ([0, 2**63]: float64,
+// 2**63 + 5 rounded) or objects ([0, 2**64]). If `obj` is such a list of ints (Python ints,
+// numpy integers), Actions of int64 with those values clamped to int64 (out of range all the
+// same) that report the exact values given; else none (not integers: refused as before).
+std::optional<Actions> ints_beyond_int64(py::handle obj, int n) {
+  const py::array objects = py::module_::import("numpy").attr("asarray")(obj, "dtype"_a = "O");
+  if (objects.ndim() != 1 || objects.shape(0) != n) return std::nullopt;
+  const py::object integer = py::module_::import("numpy").attr("integer");
+  py::list given(n);
+  py::array_t<int64_t> clamped(n);
+  int64_t* out = clamped.mutable_data();
+  for (int i = 0; i < n; ++i) {
+    const py::object x = objects[py::int_(i)];
+    if (PyBool_Check(x.ptr()) || !(PyLong_Check(x.ptr()) || py::isinstance(x, integer))) return std::nullopt;
+    const py::int_ value = py::reinterpret_steal<py::int_>(PyNumber_Index(x.ptr()));
+    if (!value) throw py::error_already_set();
+    int overflow = 0;
+    out[i] = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) out[i] = overflow > 0 ? INT64_MAX : INT64_MIN;
+    given[static_cast<size_t>(i)] = value;
+  }
+  Actions a;
+  a.array = clamped;
+  a.data = static_cast<const char*>(a.array.data());
+  a.stride = a.array.strides(0);
+  a.itemsize = 8;
+  a.given = given;
+  return a;
+}
+
+Actions convert_actions(py::handle obj, int n) {
+  Actions a;
+  a.array = py::array::ensure(obj);
+  if (!a.array) throw py::type_error("actions must be an integer array-like of shape (num_envs,)");
+  const char kind = a.array.dtype().kind();
+  if (kind == 'O' || (kind == 'f' && !py::isinstance<py::array>(obj))) {
+    if (auto ints = ints_beyond_int64(obj, n)) return std::move(*ints);
+  }
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("actions must be integers, got an array of dtype " +
+                         py::str(a.array.dtype()).cast<std::string>());
+  }
+  if (a.array.ndim() != 1 || a.array.shape(0) != n) {
+    throw py::value_error("actions must have shape (num_envs,) = (" + std::to_string(n) + ",), got shape " +
+                          py::str(a.array.attr("shape")).cast<std::string>());
+  }
+  if (a.array.dtype().byteorder() == kSwapped) {
+    // the same kind and width in native order: '>u8' stays unsigned, so 2**63 stays 2**63
+    a.array = a.array.attr("astype")(a.array.dtype().attr("newbyteorder")("="));
+  }
+  a.itemsize = a.array.itemsize();
+  if (a.itemsize != 1 && a.itemsize != 2 && a.itemsize != 4 && a.itemsize != 8) {
+    throw py::type_error("actions must be integers of 1, 2, 4 or 8 bytes, got an array of dtype " +
+                         py::str(a.array.dtype()).cast<std::string>());
+  }
+  a.data = static_cast<const char*>(a.array.data());
+  a.stride = a.array.strides(0);
+  a.is_signed = kind == 'i';
+  return a;
 }
 
 class PyBatchEnv {
@@ -79,10 +160,15 @@ class PyBatchEnv {
              int num_envs, uint64_t seed, int threads, int max_steps) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
-    const bool found = dispatch_game(game.c_str(), [&]<class G>() {
-      env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
-                               max_steps);
-    });
+    bool found;
+    try {
+      found = dispatch_game(game.c_str(), [&]<class G>() {
+        env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
+                                 max_steps);
+      });
+    } catch (const ThreadStartError& e) {
+      raise_thread_start_error("BatchEnv", e);
+    }
     if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
     const auto& info = env_->info();
     const py::ssize_t n = num_envs, players = info.players, obs = info.observation_size;
@@ -114,7 +200,7 @@ class PyBatchEnv {
     PyBatchEnv& e = self.cast<PyBatchEnv&>();
     const uint64_t s = seed.is_none() ? e.env_->seed() : seed.cast<uint64_t>();
     {
-      auto lock = e.lock();
+      Lock lock(e);
       py::gil_scoped_release release;
       e.env_->reset(s);
     }
@@ -126,16 +212,16 @@ class PyBatchEnv {
 
   static py::tuple step(py::object self, py::handle actions, bool copy) {
     PyBatchEnv& e = self.cast<PyBatchEnv&>();
+    const int n = e.env_->num_envs();
+    const Actions given = convert_actions(actions, n);  // Python code may run: not under the lock
+    int bad;
     {
-      auto lock = e.lock();
-      read_actions(actions, e.env_->num_envs(), e.actions_.data());
-      int bad;
-      {
-        py::gil_scoped_release release;
-        bad = e.env_->step(e.actions_.data());  // checks every action first: all or nothing
-      }
-      if (bad >= 0) raise_illegal(bad, e.actions_[static_cast<size_t>(bad)]);
+      Lock lock(e);
+      for (int i = 0; i < n; ++i) e.actions_[static_cast<size_t>(i)] = given.get(i);
+      py::gil_scoped_release release;
+      bad = e.env_->step(e.actions_.data());  // checks every action first: all or nothing
     }
+    if (bad >= 0) raise_illegal(bad, given.exact(bad));
     py::dict info;
     info["current_player"] = maybe_copy(e.current_player_, copy);
     info["legal_mask"] = maybe_copy(e.legal_mask_, copy);
@@ -147,9 +233,9 @@ class PyBatchEnv {
 
   static py::array sample_actions(py::object self, uint64_t seed) {
     PyBatchEnv& e = self.cast<PyBatchEnv&>();
-    auto lock = e.lock();
     int64_t* out = e.sampled_.mutable_data();
     {
+      Lock lock(e);
       py::gil_scoped_release release;
       e.env_->sample_actions(seed, out);
     }
@@ -159,9 +245,11 @@ class PyBatchEnv {
   py::bytes state_bytes(int i) {
     check_env(i);
     std::string raw(env_->state_size(), '\0');
-    auto lock = this->lock();
-    env_->get_state(i, raw.data());
-    return py::bytes(raw);
+    {
+      Lock lock(*this);
+      env_->get_state(i, raw.data());
+    }
+    return py::bytes(raw);  // made once the lock is released: no Python object is made under it
   }
 
   void set_state_bytes(int i, const py::bytes& data, int steps) {
@@ -171,25 +259,61 @@ class PyBatchEnv {
       throw py::value_error("state bytes must be " + std::to_string(env_->state_size()) + " long");
     }
     char err[kErrLen] = "";
-    auto lock = this->lock();
-    if (!env_->set_state(i, raw.data(), steps, err, kErrLen)) throw py::value_error(err);
+    bool ok;
+    {
+      Lock lock(*this);
+      ok = env_->set_state(i, raw.data(), steps, err, kErrLen);
+    }
+    if (!ok) throw py::value_error(err);
   }
 
   const BatchEnvBase& env() const { return *env_; }
 
  private:
-  // Serializes calls on one env (its arrays and states are shared). When another thread holds
-  // it, it is waited for with the GIL released, so that the waiting thread never blocks the
-  // thread that holds it; uncontended, try_lock takes it without a GIL round trip.
-  std::unique_lock<std::mutex> lock() {
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) {
-      py::gil_scoped_release release;
-      lock.lock();
+  // Serializes calls on one env (its arrays and states are shared). No Python code runs while
+  // it is held: every entry point converts its Python inputs before taking it (an actions
+  // object's __array__ may call this very env) and makes its Python results after releasing
+  // it. When another thread holds it, it is waited for with the GIL released, so that the
+  // waiting thread never blocks the thread that holds it; uncontended, try_lock takes it
+  // without a GIL round trip. Should this thread itself hold it (Python code run under it
+  // after all, calling back into the env), the mutex is not recursive and waiting would never
+  // end: that raises RuntimeError instead.
+  class Lock {
+   public:
+    explicit Lock(PyBatchEnv& e) : e_(e) {
+      if (!e_.mutex_.try_lock()) {
+        if (e_.owner_.load(std::memory_order_relaxed) == std::this_thread::get_id()) {
+          throw std::runtime_error(
+              "BatchEnv: re-entrant call: this env is already busy with a call on this same thread "
+              "(Python code run inside that call, such as a callback of its arguments, called the env "
+              "again); waiting for it would deadlock. Call the env again once the first call has returned.");
+        }
+        py::gil_scoped_release release;
+        e_.mutex_.lock();
+      }
+      e_.owner_.store(std::this_thread::get_id(), std::memory_order_relaxed);
     }
-    return lock;
+    ~Lock() {
+      e_.owner_.store(std::thread::id(), std::memory_order_relaxed);
+      e_.mutex_.unlock();
+    }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+
+   private:
+    PyBatchEnv& e_;
+  };
+
+ public:
+  // A test hook (tests/test_hardening_batch.py): calls f() while holding the env's lock, the
+  // only way Python code can run under it, so that the re-entrancy guard can be shown to work.
+  static py::object call_locked(py::object self, py::object f) {
+    PyBatchEnv& e = self.cast<PyBatchEnv&>();
+    Lock lock(e);
+    return f();
   }
 
+ private:
   void check_env(int i) const {
     if (i < 0 || i >= env_->num_envs()) {
       throw py::index_error("env index " + std::to_string(i) + " out of range [0, " +
@@ -207,6 +331,7 @@ class PyBatchEnv {
   py::array_t<int64_t> sampled_;
   std::vector<int64_t> actions_;
   std::mutex mutex_;
+  std::atomic<std::thread::id> owner_{};  // the thread holding mutex_, or none (a default id)
 };
 
 }  // namespace
@@ -235,6 +360,8 @@ void register_batch_env(py::module_& m) {
       .def("sample_actions", &PyBatchEnv::sample_actions, py::arg("seed"),
            "One uniformly random legal action per env (env i from derive_seed(seed ^ salt, i)); the same "
            "int64 array every call, overwritten.")
+      .def("_call_locked", &PyBatchEnv::call_locked, py::arg("f"),
+           "Test hook: calls f() while holding the env's lock (a call on the env from f raises RuntimeError).")
       .def("_state_bytes", &PyBatchEnv::state_bytes, py::arg("i"))
       .def("_set_state_bytes", &PyBatchEnv::set_state_bytes, py::arg("i"), py::arg("data"), py::arg("steps"))
       .def_property_readonly("num_envs", [](const PyBatchEnv& e) { return e.env().num_envs(); })

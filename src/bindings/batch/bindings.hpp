@@ -6,8 +6,11 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "dimsum_core/batch/thread_pool.hpp"
 
 namespace dimsum::bindings {
 
@@ -33,6 +36,17 @@ typename G::Config config_from_bytes(std::string_view config, int64_t state_size
   Config c;
   std::memcpy(&c, config.data(), sizeof(Config));
   return c;
+}
+
+// `who`'s thread pool could not start its worker threads (ThreadPool stopped and joined those
+// that had started): a RuntimeError that says so and what to do about it. Thrown as a
+// std::runtime_error, which pybind11 raises as RuntimeError (the GIL need not be held).
+[[noreturn]] inline void raise_thread_start_error(const char* who, const ThreadStartError& e) {
+  throw std::runtime_error(std::string(who) + ": the worker threads could not be started (threads=" +
+                           std::to_string(e.wanted() + 1) + " starts " + std::to_string(e.wanted()) +
+                           " besides the calling thread; " + e.what() +
+                           "): the system's limit on threads or memory was reached. Use fewer threads "
+                           "(threads=1 starts none). No thread was left running.");
 }
 
 }  // namespace dimsum::bindings

@@ -18,15 +18,20 @@ py::tuple random_playouts(const std::string& game, const py::bytes& config, int6
   if (threads < 1) throw py::value_error("threads must be >= 1");
   py::array_t<double> returns;
   py::array_t<int64_t> lengths(n_games);
-  const bool found = dispatch_game(game.c_str(), [&]<class G>() {
-    const auto c = config_from_bytes<G>(config, state_size, state_version);
-    const int players = G::config_info(c).players;
-    returns = py::array_t<double>({n_games, static_cast<int64_t>(players)});
-    double* r = returns.mutable_data();
-    int64_t* l = lengths.mutable_data();
-    py::gil_scoped_release release;
-    dimsum::random_playouts<G>(c, seed, n_games, threads, r, l);
-  });
+  bool found;
+  try {
+    found = dispatch_game(game.c_str(), [&]<class G>() {
+      const auto c = config_from_bytes<G>(config, state_size, state_version);
+      const int players = G::config_info(c).players;
+      returns = py::array_t<double>({n_games, static_cast<int64_t>(players)});
+      double* r = returns.mutable_data();
+      int64_t* l = lengths.mutable_data();
+      py::gil_scoped_release release;
+      dimsum::random_playouts<G>(c, seed, n_games, threads, r, l);
+    });
+  } catch (const ThreadStartError& e) {
+    raise_thread_start_error("random_playouts", e);
+  }
   if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
   return py::make_tuple(returns, lengths);
 }

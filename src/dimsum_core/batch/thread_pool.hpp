@@ -25,6 +25,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -45,26 +47,49 @@ inline void cpu_relax() noexcept {
 #endif  // elsewhere: a plain busy loop, still bounded by kPollFor
 }
 
+// A pool could not start its worker threads (std::thread threw): `wanted` workers were asked
+// for and `started` of them had started (all stopped and joined again by then).
+class ThreadStartError : public std::system_error {
+ public:
+  ThreadStartError(std::error_code code, int wanted, int started)
+      : std::system_error(code, "could not start worker thread " + std::to_string(started + 1) + " of " +
+                                    std::to_string(wanted)),
+        wanted_(wanted),
+        started_(started) {}
+
+  int wanted() const noexcept { return wanted_; }
+  int started() const noexcept { return started_; }
+
+ private:
+  int wanted_, started_;
+};
+
 class ThreadPool {
  public:
   // `threads` counts the calling thread: 1 means inline.
+  // If a worker thread cannot be started (a thread limit, the pids cgroup, the address space),
+  // the workers already started are stopped and joined before the error leaves: a
+  // ThreadStartError (a std::system_error) when std::thread failed, else what was thrown
+  // (std::bad_alloc). Never a joinable std::thread destroyed (std::terminate), never a worker
+  // left waiting on a pool that is gone.
   explicit ThreadPool(int threads) : size_(std::max(1, threads)) {
     workers_.reserve(static_cast<size_t>(size_ - 1));
-    for (int t = 1; t < size_; ++t) workers_.emplace_back([this, t] { worker_loop(t); });
+    try {
+      for (int t = 1; t < size_; ++t) workers_.emplace_back([this, t] { worker_loop(t); });
+    } catch (const std::system_error& e) {
+      const int started = static_cast<int>(workers_.size());
+      stop_and_join();
+      throw ThreadStartError(e.code(), size_ - 1, started);
+    } catch (...) {
+      stop_and_join();
+      throw;
+    }
   }
 
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  ~ThreadPool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-      generation_.fetch_add(1, std::memory_order_release);
-    }
-    work_ready_.notify_all();
-    for (auto& w : workers_) w.join();
-  }
+  ~ThreadPool() { stop_and_join(); }
 
   int size() const { return size_; }
 
@@ -119,6 +144,20 @@ class ThreadPool {
   // other core. Measured on 2 shared cores (1024 envs): 20 us and 200 us gave the same best
   // 2-thread speedup (1.8x), and 20 us lost less when the machine got busy mid-run.
   static constexpr std::chrono::microseconds kPollFor{50};
+
+  // Tells every started worker to return, and waits for them. Workers only ever wait on this
+  // pool (never on a run: none is in flight here), so they all see stopping_ and return.
+  void stop_and_join() noexcept {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+    for (auto& w : workers_) {
+      if (w.joinable()) w.join();
+    }
+  }
 
   // Thread `self` drains its own share, then the others' in turn.
   void work_on(const Job& job, int self) {
