@@ -95,6 +95,31 @@ def test_setup_shuffle_of_the_extra_vips_places_one_back_per_position_by_the_bac
     assert d["deck"] == "R" * 9 + "VRV" + "V" + "RRRRR" and d["chance"] == "setup_card"
 
 
+@pytest.mark.parametrize("extra", [1, 2, 3])
+def test_setup_shuffle_makes_every_arrangement_of_the_top_backs_equally_likely(extra):
+    # the whole chance tree of the shuffle, exactly: like Fisher-Yates, every placement of the
+    # `extra` VIP backs among the 10 + extra positions has probability 1 / C(10 + extra, extra)
+    from math import comb
+
+    game = dimsum.make(GAME, players=2, extra_vips=extra, **EXPLICIT)
+    leaves = {}
+
+    def walk(state, p):
+        if state.to_dict()["chance"] != "setup_shuffle":
+            top = state.to_dict()["deck"][:10 + extra]
+            leaves[top] = leaves.get(top, 0) + p
+            return
+        for o, q in state.chance_outcomes(exact=True):
+            child = state.clone()
+            child.apply(o)
+            walk(child, p * q)
+
+    walk(game.new_state(0), F(1))
+    assert len(leaves) == comb(10 + extra, extra)
+    assert set(leaves.values()) == {F(1, comb(10 + extra, extra))}
+    assert all(top.count("V") == extra for top in leaves)
+
+
 def test_setup_without_extra_vips_has_no_shuffle_and_turns_up_regular_cards_from_table_1(engine):
     s = engine(GAME, players=2, **EXPLICIT).new_state(0)
     d = s.to_dict()

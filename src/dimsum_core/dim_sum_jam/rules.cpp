@@ -202,10 +202,14 @@ void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
 
 void after_serving(const Config& c, State& s, int k, bool draw, int next_required) {
   if (s.empty_slots[k] == 0) return fulfil(c, s, k, draw, next_required);
-  if (draw && !c.explicit_chance) draw_one(c, s, hand_of(c, s.active));
-  if (draw && c.explicit_chance && needs_draw(c, s, hand_of(c, s.active))) {
-    Keys::set(s.hash, kFRequired, s.required, next_required);  // kept for the pass after the draw
-    return set_pending(s, kFChance, s.chance, kChanceDraw);
+  if (draw) {
+    const int hand = hand_of(c, s.active);
+    if (!c.explicit_chance) {
+      draw_one(c, s, hand);
+    } else if (needs_draw(c, s, hand)) {
+      Keys::set(s.hash, kFRequired, s.required, next_required);  // kept for the pass after the draw
+      return set_pending(s, kFChance, s.chance, kChanceDraw);
+    }
   }
   pass_turn(c, s, next_required);
 }
