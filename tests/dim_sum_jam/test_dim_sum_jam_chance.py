@@ -11,7 +11,7 @@ import pytest
 
 import dimsum
 from dimsum import IllegalActionError
-from dimsum.games.dim_sum_jam import TOKEN_CODES, TOKEN_NAMES, make_config
+from dimsum.games.dim_sum_jam import TOKEN_CODES, TOKEN_NAMES
 from dimsum.reference.rng import Rng
 from dsj_positions import act, load, names, position
 
@@ -525,7 +525,8 @@ def test_ending_of_a_win_names_every_seat_a_winner(engine):
         ending(game.spec, game.new_state(0).fields())
 
 
-@pytest.mark.parametrize("options", [dict(players=2), dict(players=5, extra_vips=3), dict(players=3, chance="explicit")])
+@pytest.mark.parametrize("options", [dict(players=2), dict(players=5, extra_vips=3),
+                                     dict(players=3, chance="explicit")])
 def test_observation_labels_name_every_entry_of_every_slice(options):
     from dimsum.games.dim_sum_jam import observation_labels
 
