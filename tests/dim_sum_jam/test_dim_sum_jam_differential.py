@@ -1,5 +1,9 @@
 """The C++ core and the pure-Python reference agree at every step of seeded Dim Sum Jam games,
-with random tick costs (time-outs included) and every option that changes the rules."""
+with random tick costs (time-outs included) and every option that changes the rules, in both
+chance modes (explicit: the same chance outcomes and weights at every chance node)."""
+
+from fractions import Fraction
+from math import lcm
 
 import numpy as np
 import pytest
@@ -64,7 +68,37 @@ def _choose(state, legal, rng):
     return min(plays, key=lambda a: (not follows(a), sum(x is None for x in tables[table_of(a)]["slots"]), a))
 
 
-def play_both(options, seed):
+# explicit chance (chance="explicit"): the same games stopped at every random event, the outcome
+# drawn by its weight; a chance node is sometimes given ticks, which it must not charge
+EXPLICIT_CASES = [
+    (dict(players=p, glass_ticks=600, chance="explicit"), 25) for p in range(2, 6)
+] + [
+    (dict(players=3, ticks_per_action=0, chance="explicit"), 25),
+    (dict(players=2, achievement="gold-4", glass_ticks=300, chance="explicit"), 25),
+    (dict(players=4, achievement="copper-2", timeout_discard="active_player", glass_ticks=300, chance="explicit"), 20),
+    (dict(players=3, achievement="silver-2", reverse_variant=True, reverse_trigger="on_fulfil", glass_ticks=400,
+          chance="explicit"), 20),
+    (dict(players=5, achievement="copper-3", reverse_variant=True, reverse_trigger="team_once",
+          interrupted_reward="timeout_first", draw_after_tea=True, glass_ticks=350, chance="explicit"), 20),
+    (dict(players=2, achievement="silver-1", hand_limit=3, max_free_redraws=1, glass_ticks=250, chance="explicit"), 20),
+]
+
+
+def _draw_outcome(state, rng):
+    """A chance outcome drawn by its weight (the weights are the probabilities' common multiples)."""
+    outcomes = state.chance_outcomes(exact=True)
+    scale = lcm(*(p.denominator for _, p in outcomes))
+    r = rng.bounded(scale)
+    for o, p in outcomes:
+        r -= p * scale
+        if r < 0:
+            return o
+    raise AssertionError("unreachable: the probabilities sum to 1")
+
+
+def play_both(options, seed, events=None):
+    """Plays one game on both engines; returns (outcome, phases seen); adds the chance events
+    met to ``events``."""
     core, ref = dimsum.make(GAME, **options), dimsum.reference.make(GAME, **options)
     a, b = core.new_state(seed), ref.new_state(seed)
     rng = Rng(seed ^ 0xD1FF)
@@ -88,12 +122,25 @@ def play_both(options, seed):
                 a.check()
             return d["outcome"], phases
         p = a.current_player
+        if a.is_chance_node:
+            p = rng.bounded(core.players)  # any seat's view: nobody acts
+            chance = a.chance_outcomes(exact=True)
+            assert chance == b.chance_outcomes(exact=True), f"seed {seed} step {step}: chance outcomes differ"
+            assert [o for o, _ in chance] == legal and sum(q for _, q in chance) == Fraction(1)
+            if events is not None:
+                events.add(d["chance"])
         assert a.observation(p).tolist() == np.asarray(b.observation(p), dtype=np.float32).tolist(), \
             f"seed {seed} step {step}: observations differ"
         if step % 16 == 0:
             a.check()
         roll = rng.bounded(16)
-        if time_on and roll == 0:
+        if a.is_chance_node:
+            outcome = _draw_outcome(a, rng)
+            ticks = rng.bounded(100) if time_on and roll == 0 else None  # a chance node charges nothing
+            a.apply(outcome, ticks=ticks)
+            b.apply(outcome, ticks=ticks)
+            assert a.timeline[-1] == b.timeline[-1] == (outcome, 0)
+        elif time_on and roll == 0:
             ticks = rng.bounded(glass // 4 + 1)  # time passing with no action, sometimes past zero
             a.advance(ticks)
             b.advance(ticks)
@@ -123,6 +170,19 @@ def test_core_and_reference_agree_step_by_step(options, games):
     if resolved["complaint_limit"] > 1:  # with one complaint allowed the first one ends the game
         expected |= {"stuck_discard", "stand"} | ({"timeout_discard"} if resolved["ticks_per_action"] else set())
     assert expected <= seen, f"never reached: {expected - seen}"
+
+
+@pytest.mark.parametrize("options,games", EXPLICIT_CASES, ids=lambda x: str(x) if isinstance(x, int) else
+                         ",".join(f"{k}={v}" for k, v in x.items() if k != "chance"))
+def test_core_and_reference_agree_step_by_step_with_explicit_chance(options, games):
+    events, seen = set(), set()
+    for seed in range(games):
+        outcome, phases = play_both(options, seed, events)
+        seen |= phases | {outcome}
+    every = {"setup_card", "setup_seat", "setup_deal", "card", "draw", "refill"}
+    if make_config(**options).options["extra_vips"]:
+        every.add("setup_shuffle")
+    assert every <= events and {"play", "reward", "over"} <= seen, f"never reached: {every - events}"
 
 
 def test_differential_cases_cover_two_thousand_games_every_player_count_and_achievement():

@@ -17,17 +17,24 @@ RNG use, in this exact order (the C++ port must match it; docs/rules/dim_sum_jam
 new_state: shuffle of the top section's backs (only with extra VIPs), the 7 table cards,
 the start player, then the hands seat 0..n-1, one token at a time; in play: each token draw
 and each card draw when it happens.
+
+Explicit chance (``chance="explicit"``): each of those random events is a chance node instead.
+``self.chance`` names the pending one (CHANCE_EVENTS, "" for none) and what follows it; the
+outcomes are ``_chance_outcomes()`` and ``_resolve_chance`` plays one and goes on with the same
+rules as the sampled draw. The set-up's shuffled positions not yet reached show as "?" in the
+deck (the shuffle places the backs from the bottom of the top section up, like Fisher-Yates).
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._common import TERMINAL, IllegalActionError, check_int, check_seed, play_timeline, set_bits
+from .._common import CHANCE, TERMINAL, IllegalActionError, check_int, check_seed, play_timeline, set_bits
 from ..games import dim_sum_jam as spec
 from ..games.dim_sum_jam import (A_CANNOT_SERVE, A_DISCARD, A_DONE, A_FLIP, A_PLAY, A_REVERSE,
-                                 A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, EMPTY, NUM_TABLES,
-                                 NUM_TOKENS, NUM_TYPES, OUTCOMES, PHASES, TEA)
+                                 A_STAND_SAME, A_STAND_TURNED, A_TAKE_TEA, A_TEA, C_CARD, C_TOKEN,
+                                 CHANCE_EVENTS, EMPTY, NUM_TABLES, NUM_TOKENS, NUM_TYPES, OUTCOMES,
+                                 PHASES, TEA, chance_back, chance_seat)
 from ..games.dim_sum_jam.state_dict import RESUME
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
@@ -58,6 +65,9 @@ class Game(ReferenceGame):
         o = self.config.options
         s = State(self)
         s.rng = Rng(check_seed(seed))
+        if self.config.explicit_chance:
+            s._start_setup()  # the same steps, each random one a chance node
+            return s
         # steps 4-7: the deck's backs, top first: 10 regular (with the achievements' extra VIPs
         # shuffled among them), the VIP, 5 regular. Faces are drawn when turned up.
         top = ["R"] * spec.CONSTANTS["deck_top_regular"] + ["V"] * o["extra_vips"]
@@ -96,7 +106,9 @@ class Game(ReferenceGame):
         s.table_card = list(fields["table_cards"])
         s.slots = [list(row[:len(self.config.card_icons[card])]) if card >= 0 else []
                    for card, row in zip(s.table_card, fields["slots"])]
-        s.deck = "".join("V" if fields["deck_vips"] >> i & 1 else "R" for i in range(fields["deck_size"]))
+        s.deck = "".join("?" if i < fields["shuffle_left"] else "V" if fields["deck_vips"] >> i & 1 else "R"
+                         for i in range(fields["deck_size"]))
+        s.chance = CHANCE_EVENTS[fields["chance"] - 1] if fields["chance"] else ""
         s.out = fields["cards_out"]
         s.tea_supply, s.tea_reception = fields["tea_supply"], fields["tea_reception"]
         s.complaints, s.reverse_used = fields["complaints"], bool(fields["reverse_used"])
@@ -136,6 +148,7 @@ class State(ReferenceState):
         self.reverse_used = False
         self.clock = TickClock(game.config.options["glass_ticks"])
         self.outcome: Optional[str] = None
+        self.chance = ""               # the pending chance event (explicit mode), "" for none
         self._charge: Optional[int] = None
 
     # -- public extras ---------------------------------------------------------------------------
@@ -152,19 +165,22 @@ class State(ReferenceState):
     def apply(self, action: Any, ticks: Any = None) -> None:
         """Apply ``action``; ``ticks`` (default: the option's cost) is the time it took."""
         cost = None if ticks is None else self._check_ticks(ticks)
+        chance = self.is_chance_node  # a chance node takes no time, whatever the caller says
         self._charge = cost
         try:
             super().apply(action)
         finally:
             self._charge = None
         a = self.history[-1]
-        self.timeline.append((a, self._default_cost(a) if cost is None else cost))
+        self.timeline.append((a, 0 if chance else self._default_cost(a) if cost is None else cost))
 
     def advance(self, ticks: Any) -> None:
         """Let ``ticks`` of time pass with no action (a real-time front end's clock)."""
         ticks = self._check_ticks(ticks)
         if self.is_terminal:
             raise IllegalActionError("advance: the game is over")
+        if self.is_chance_node:
+            raise IllegalActionError("advance: no time passes at a chance node; apply an outcome first")
         self._clock.run(ticks)
         self._settle()
         self.timeline.append((-1, ticks))
@@ -188,6 +204,8 @@ class State(ReferenceState):
     def _current_player(self) -> int:
         if self.phase == "over":
             return TERMINAL
+        if self.chance:
+            return CHANCE
         if self.phase == "timeout_discard":
             return self.discarder
         return self.active
@@ -203,16 +221,26 @@ class State(ReferenceState):
             return (player + 1) % self.game.players
         return player
 
-    def _draw_token(self, hand: int) -> bool:
-        """One token from the bag into ``hand``; an empty bag takes the discard pile (DSJ-17)."""
+    def _bag_ready(self) -> bool:
+        """An empty bag takes the discard pile first (DSJ-17); False if there is nothing to draw."""
         if not self.bag:
             self.bag, self.discard = self.discard, 0
-            if not self.bag:
-                return False
-        t = _kth_bit(self.bag, self.rng.bounded(self.bag.bit_count()))
+        return self.bag != 0
+
+    def _take_token(self, hand: int, t: int) -> None:
         self.bag &= ~(1 << t)
         self.hands[hand] |= 1 << t
+
+    def _draw_token(self, hand: int) -> bool:
+        """One token from the bag into ``hand``; an empty bag takes the discard pile (DSJ-17)."""
+        if not self._bag_ready():
+            return False
+        self._take_token(hand, _kth_bit(self.bag, self.rng.bounded(self.bag.bit_count())))
         return True
+
+    def _needs_draw(self, hand: int) -> bool:
+        """Explicit mode: ``hand`` draws a token now (below the limit, something to draw)."""
+        return self.hands[hand].bit_count() < self.game.hand_limit and self._bag_ready()
 
     def _refill(self, hand: int) -> None:
         while self.hands[hand].bit_count() < self.game.hand_limit and self._draw_token(hand):
@@ -225,14 +253,21 @@ class State(ReferenceState):
                 on_tables |= 1 << c
         return self.game.config.all_cards & ~on_tables & ~self.out
 
-    def _turn_up_card(self, k: int) -> None:
-        """The top card of the deck onto table k: its face is uniform among unseen cards of its back."""
-        back, self.deck = self.deck[0], self.deck[1:]
-        kind = self.game.config.vip_mask if back == "V" else self.game.config.regular_mask
-        pool = self._unseen() & kind
-        card = _kth_bit(pool, self.rng.bounded(pool.bit_count()))
+    def _face_pool(self) -> int:
+        """The cards the top card of the deck may be: the unseen cards of its back."""
+        cfg = self.game.config
+        return self._unseen() & (cfg.vip_mask if self.deck[0] == "V" else cfg.regular_mask)
+
+    def _place_card(self, k: int, card: int) -> None:
+        """The top card of the deck, ``card``, onto table k."""
+        self.deck = self.deck[1:]
         self.table_card[k] = card
         self.slots[k] = [EMPTY] * len(self.game.config.card_icons[card])
+
+    def _turn_up_card(self, k: int) -> None:
+        """The top card of the deck onto table k: its face is uniform among unseen cards of its back."""
+        pool = self._face_pool()
+        self._place_card(k, _kth_bit(pool, self.rng.bounded(pool.bit_count())))
 
     def _allowed_tables(self) -> range:
         return range(NUM_TABLES) if self.required == 0 else range(self.required - 1, self.required)
@@ -264,6 +299,8 @@ class State(ReferenceState):
 
     # -- legal actions --------------------------------------------------------------------------
     def _legal_actions(self) -> List[int]:
+        if self.chance:
+            return [o for o, _ in self._chance_outcomes()]
         phase = self.phase
         if phase == "play":
             plays = self._token_plays()
@@ -290,6 +327,10 @@ class State(ReferenceState):
 
     # -- the rules ------------------------------------------------------------------------------
     def _apply(self, a: int) -> None:
+        if self.chance:  # no time passes
+            self._resolve_chance(a)
+            self._settle()
+            return
         cost = self._default_cost(a) if self._charge is None else self._charge
         if cost:
             self._clock.run(cost)  # the time the decision took passes first; then the action
@@ -338,7 +379,12 @@ class State(ReferenceState):
         if EMPTY not in self.slots[k]:
             self._fulfil(k, draw, next_required)
             return
-        if draw:
+        if draw and self.game.explicit_chance:
+            if self._needs_draw(self._hand_of(self.active)):
+                self.required = next_required  # kept for the pass after the draw
+                self.chance = "draw"
+                return
+        elif draw:
             self._draw_one(self._hand_of(self.active))
         self._pass_turn(next_required)
 
@@ -363,13 +409,20 @@ class State(ReferenceState):
         if not self.deck:
             self._end("deck_out")  # ending (b): a table needs a card, a VIP is unfulfilled (DSJ-13)
             return
+        self.draw_pending = draw
+        self.required = next_required  # in "reward" this is the next player's table
+        if self.game.explicit_chance:
+            self.chance = "card"  # the new card's face is a chance node
+            return
         self._turn_up_card(k)
+        self._after_turn_up()
+
+    def _after_turn_up(self) -> None:
+        """After the new card is on the table: the Reverse variant's turn, then the team's reward."""
         o = self.game.config.options
         if o["reverse_variant"] and o["reverse_trigger"] == "on_fulfil":
             self.direction = -self.direction
         self.phase = "reward"
-        self.draw_pending = draw
-        self.required = next_required  # in "reward" this is the next player's table
 
     def _vips_left(self, excluding_table: int) -> int:
         on_tables = sum(1 for j, c in enumerate(self.table_card)
@@ -377,6 +430,7 @@ class State(ReferenceState):
         return on_tables + self.deck.count("V")
 
     def _reward(self, a: int) -> None:
+        flip_owed = self.resume == "reward"  # DSJ-22: a time-out interrupted this reward
         if a == A_FLIP:
             self._flip_glass()
         elif a == A_TAKE_TEA:
@@ -385,9 +439,18 @@ class State(ReferenceState):
         else:
             self.reverse_used = True
             self.direction = -self.direction
+        if flip_owed:  # the time-out's flip (DSJ-2), unless the reward's flip just was that flip
+            self.resume = ""
+            if a != A_FLIP:
+                self._flip_glass()
         if self.draw_pending:
             self.draw_pending = False
-            self._draw_one(self._hand_of(self.active))
+            hand = self._hand_of(self.active)
+            if not self.game.explicit_chance:
+                self._draw_one(hand)
+            elif self._needs_draw(hand):
+                self.chance = "draw"
+                return
         self._pass_turn(self.required)
 
     def _flip_glass(self) -> None:
@@ -412,20 +475,38 @@ class State(ReferenceState):
         self.hands[self._hand_of(player)] &= ~(1 << t)
         self.discard |= 1 << t
 
+    def _refill_hand(self) -> int:
+        """The hand that replenishes after discarding: the stuck player's or the discarder's."""
+        return self._hand_of(self.active if self.phase == "stuck_discard" else self.discarder)
+
     def _done_discarding(self) -> None:
+        hand = self._refill_hand()
+        if not self.game.explicit_chance:
+            self._refill(hand)
+        elif self._needs_draw(hand):
+            self.chance = "refill"  # one chance node per token
+            return
+        self._after_refill()
+
+    def _after_refill(self) -> None:
+        """The stuck player stands the glass; a time-out goes to the next discarder or ends."""
         if self.phase == "stuck_discard":
-            self._refill(self._hand_of(self.active))
             self.phase = "stand"
             return
-        self._refill(self._hand_of(self.discarder))
-        n = self.game.players
-        nxt = (self.discarder + 1) % n  # DSJ-5: clockwise from the active player
-        if nxt != self.active and self.game.config.options["timeout_discard"] == "all_players":
+        o = self.game.config.options
+        nxt = (self.discarder + 1) % self.game.players  # DSJ-5: clockwise from the active player
+        if nxt != self.active and o["timeout_discard"] == "all_players":
             self.discarder = nxt
             return
+        self.discarder = -1
+        if self.resume == "reward" and o["interrupted_reward"] == "reward_first":
+            # DSJ-22: the interrupted reward is chosen first, with the glass still empty; resume
+            # stays set while the time-out's flip is owed (_reward makes it)
+            self.phase = "reward"
+            return
         self._flip_glass()  # DSJ-2: the top is empty, so the flip gives the full glass
-        self.phase, self.resume, self.discarder = self.resume, "", -1
-        if self.phase == "play" and self.game.config.options["timeout_resume"] == "free_play":
+        self.phase, self.resume = self.resume, ""
+        if self.phase == "play" and o["timeout_resume"] == "free_play":
             self.required = 0
 
     def _stand(self, turned: bool) -> None:
@@ -464,7 +545,10 @@ class State(ReferenceState):
            then everyone may discard and replenish. The glass is judged as the action left it.
         2. A player who must play and cannot takes the stuck rule (case III) automatically.
         """
-        if self.phase in _TIMED_PHASES and self.game.time_on and self._clock.ran_out:
+        if self.chance:
+            return  # the pending random event first; the rules go on once it is resolved
+        # (resume is set in "reward" only while DSJ-22's flip is owed: that time-out is being resolved)
+        if self.phase in _TIMED_PHASES and self.game.time_on and self._clock.ran_out and not self.resume:
             self.complaints += 1
             if self.complaints >= self.game.config.options["complaint_limit"]:
                 self._end("complaints")
@@ -475,6 +559,86 @@ class State(ReferenceState):
             if not self._handle_stuck():
                 return
 
+    # -- explicit chance --------------------------------------------------------------------------
+    def _start_setup(self) -> None:
+        """The set-up (steps 4-10) as chance nodes: the tokens wait in the bag, the top section's
+        backs wait for the shuffle ("?"), then the cards, the start player and the deal."""
+        o, cfg = self.game.config.options, self.game.config
+        top = spec.CONSTANTS["deck_top_regular"] * "R" + o["extra_vips"] * "V"
+        shuffle = o["extra_vips"] and len(top) > 1
+        self.deck = ("?" * len(top) if shuffle else top) + "V" * spec.CONSTANTS["deck_vips"] + \
+            "R" * spec.CONSTANTS["deck_bottom_regular"]
+        assert len(self.deck) == cfg.deck_length
+        self.bag = ALL_TOKENS
+        self.opening_left = self.game.players - 1 if o["opening_free"] == "first_round" else 0
+        self.chance = "setup_shuffle" if shuffle else "setup_card"
+
+    def _shuffle_vips_left(self) -> int:
+        """VIP backs the set-up shuffle has still to place among the "?" positions."""
+        top = self.deck[:self.game.config.top_section]
+        return self.game.config.options["extra_vips"] - top.count("V")
+
+    def _chance_outcomes(self) -> List[Tuple[int, int]]:
+        cfg = self.game.config
+        ncards = len(cfg.cards)
+        if self.chance == "setup_shuffle":  # the next position's back, by the backs left
+            vips = self._shuffle_vips_left()
+            regular = self.deck.count("?") - vips
+            return [(chance_back(ncards, vip), w) for vip, w in ((False, regular), (True, vips)) if w]
+        if self.chance in ("setup_card", "card"):
+            return [(C_CARD + card, 1) for card in set_bits(self._face_pool())]
+        if self.chance == "setup_seat":
+            return [(chance_seat(ncards, p), 1) for p in range(self.game.players)]
+        if self.chance:  # a token from the bag: the deal, a draw, a replenish
+            return [(C_TOKEN + t, 1) for t in set_bits(self.bag)]
+        return []
+
+    def _resolve_chance(self, o: int) -> None:
+        """Plays outcome ``o`` and the rules that follow it, up to the next decision or chance node."""
+        event, cfg = self.chance, self.game.config
+        if event == "setup_shuffle":
+            self._place_back(o == chance_back(len(cfg.cards), True))
+        elif event == "setup_card":
+            k = self.table_card.index(-1)
+            self._place_card(k, o - C_CARD)
+            if k == NUM_TABLES - 1:
+                self.chance = "setup_seat"
+        elif event == "setup_seat":
+            self.active = o - chance_seat(len(cfg.cards), 0)
+            self.chance = "setup_deal"
+        elif event == "setup_deal":  # seat 0 first, hand_limit each, one token at a time
+            self._take_token(self._first_short_seat(), o - C_TOKEN)
+            if self._first_short_seat() is None:
+                self.chance = ""  # step 11 follows (the caller settles)
+        elif event == "card":
+            self._place_card(self.table_card.index(-1), o - C_CARD)
+            self.chance = ""
+            self._after_turn_up()
+        elif event == "draw":
+            self._take_token(self._hand_of(self.active), o - C_TOKEN)
+            self.chance = ""
+            self._pass_turn(self.required)
+        else:  # "refill": one token of a replenish
+            hand = self._refill_hand()
+            self._take_token(hand, o - C_TOKEN)
+            if not self._needs_draw(hand):
+                self.chance = ""
+                self._after_refill()
+
+    def _place_back(self, vip: bool) -> None:
+        """The lowest "?" of the top section gets a back; the last one takes what is left."""
+        pos = self.deck.count("?") - 1
+        self.deck = self.deck[:pos] + ("V" if vip else "R") + self.deck[pos + 1:]
+        if pos == 1:
+            self.deck = ("V" if self._shuffle_vips_left() else "R") + self.deck[1:]
+            self.chance = "setup_card"
+
+    def _first_short_seat(self) -> Optional[int]:
+        for p in range(self.game.players):
+            if self.hands[p].bit_count() < self.game.hand_limit:
+                return p
+        return None
+
     # -- information ----------------------------------------------------------------------------
     def observation(self, player: int) -> List[float]:
         n = self.game.players
@@ -484,7 +648,7 @@ class State(ReferenceState):
         at = {s.name: s.start for s in self.game.core.observation_layout}  # declared by the core
         rel = lambda seat: (seat - player) % n  # noqa: E731
         obs[at["phase"] + PHASES.index(self.phase)] = 1.0
-        if self.phase != "over":
+        if self.phase != "over" and not self.chance:  # no seat acts at a chance node
             obs[at["current_player"] + rel(self._current_player())] = 1.0
         obs[at["active_player"] + rel(self.active)] = 1.0
         for seat in range(n):
@@ -509,7 +673,8 @@ class State(ReferenceState):
                     obs[at["table_tokens"] + k * NUM_TOKENS + slot] = 1.0
         obs[at["required_table"] + self.required] = 1.0
         for i, back in enumerate(self.deck):
-            obs[at["deck_backs"] + 2 * i + (back == "V")] = 1.0
+            if back != "?":  # a position the set-up shuffle has not reached shows no back
+                obs[at["deck_backs"] + 2 * i + (back == "V")] = 1.0
         for c in set_bits(self.out):
             obs[at["cards_out"] + c] = 1.0
         limit = cfg.options["complaint_limit"]
@@ -570,6 +735,7 @@ class State(ReferenceState):
             "complaints": self.complaints, "reverse_used": int(self.reverse_used), "clock_top": self._clock.top,
             "clock_capacity": self._clock.capacity, "clock_lying": int(self._clock.lying),
             "outcome": OUTCOMES.index(self.outcome) if self.outcome else -1, "rng": list(self.rng.state()),
+            "chance": CHANCE_EVENTS.index(self.chance) + 1 if self.chance else 0, "shuffle_left": self.deck.count("?"),
         }
 
     def __repr__(self) -> str:

@@ -7,6 +7,10 @@
 // (a VIP-back mask read from bit 0 = the top, and a length); a face is drawn when the card is
 // turned up, uniformly from the unseen cards of that back. Cards out of the game are a mask.
 // The hourglass is a TickClock (common/tick_clock.hpp).
+//
+// Explicit chance (engine.hpp, "Chance"): State::chance names the pending random event and what
+// follows it once resolved; the outcome ids are tokens, then cards, then the two backs of the
+// set-up shuffle, then the seats (chance_token .. chance_seat below).
 #pragma once
 
 #include <cstdint>
@@ -45,12 +49,22 @@ inline constexpr int kNumActions = kCannotServe + 1;
 enum Phase : int8_t { kPlayPhase = 0, kReward, kTimeoutDiscard, kStuckDiscard, kStand, kOver };
 enum Outcome : int8_t { kRunning = -1, kWin = 0, kDeckOut = 1, kComplaints = 2 };
 enum ReverseTrigger : uint8_t { kOnFulfil = 0, kOnSelfTable = 1, kTeamOnce = 2 };
+// The pending chance event (State::chance, explicit mode only). Set-up, in the rulebook's order:
+// the shuffle of the top section's backs (one node per position), the seven table cards, the
+// start player, the deal; in play: the face of the card turned up after a fulfilment (then the
+// reward), the draw after a play or a reward (then the turn passes to `required`), and the
+// one-token-at-a-time replenish after discarding (then the time-out or the stuck rule goes on).
+enum Chance : uint8_t {
+  kNoChance = 0, kChanceShuffle, kChanceSetupCard, kChanceSetupSeat, kChanceSetupDeal,
+  kChanceCard, kChanceDraw, kChanceRefill, kLastChance = kChanceRefill
+};
 
 struct Config {
   int8_t players, hand_limit, tea_supply, complaint_limit, max_free_redraws;
   int8_t num_cards, deck_length, deck_top_regular, deck_vips, deck_bottom_regular, extra_vips;
   bool play_next_hand, reverse_variant, flip_full, stand_same_only, timeout_all_players, resume_free_play;
   bool decline_tea, opening_first_round, draw_after_tea, time_on;
+  bool timeout_flips_first;  // DSJ-22's other reading: a time-out's flip comes before the reward it interrupted
   uint8_t reverse_trigger;
   uint8_t most_icons, most_same_icons;  // the most icons on a card, the most of one type on a card
   int32_t glass_ticks, ticks_per_action, ticks_per_team_decision;
@@ -75,7 +89,9 @@ struct State {
   uint8_t empty_slots[kTables];         // bit i: icon space i is empty
   int8_t phase, active, direction, discarder, resume, required, opening_left, outcome;
   uint8_t case3, redraws, draw_pending, reverse_used, tea_supply, tea_reception, complaints, deck_len;
-  uint8_t reserved_[5];  // always zero: no padding, so equal states have equal bytes
+  uint8_t chance;        // the pending chance event (Chance), kNoChance in sampled mode
+  uint8_t shuffle_left;  // kChanceShuffle: deck positions [0, shuffle_left) still without a back
+  uint8_t reserved_[3];  // always zero: no padding, so equal states have equal bytes
 };
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
 static_assert(sizeof(State) == 208);
@@ -99,13 +115,13 @@ struct Engine {
   // rules.cpp
   static void new_state(const Config& c, State& s, uint64_t seed);
   static int current_player(const State& s) {
-    return s.phase == kOver ? -1 : s.phase == kTimeoutDiscard ? s.discarder : s.active;
+    return s.phase == kOver ? -1 : s.chance ? kChancePlayer : s.phase == kTimeoutDiscard ? s.discarder : s.active;
   }
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
-  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
+  static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside. resample is the default (copy and reseed): hands,
@@ -126,5 +142,16 @@ static_assert(dimsum::Engine<Engine> && dimsum::TimedGame<Engine>);
 bool has_play(const Config& c, const State& s);            // the active player has a token or tea play
 uint64_t unseen(const Config& c, const State& s);          // cards neither on a table nor out
 int vips_left(const Config& c, const State& s, int excluding_table);
+uint64_t face_pool(const Config& c, const State& s);        // the faces the deck's top card may show
+int shuffle_vips_left(const Config& c, const State& s);     // VIP backs the set-up shuffle has still to place
+int top_section(const Config& c);                           // cards in the deck's top section
+
+// The chance outcome ids (one fixed range per config): a token drawn, a card turned up, the back
+// of one shuffled position (regular, VIP), the start player.
+constexpr int chance_token(int t) { return t; }
+constexpr int chance_card(int card) { return kTokens + card; }
+constexpr int chance_back(const Config& c, bool vip) { return kTokens + c.num_cards + vip; }
+constexpr int chance_seat(const Config& c, int seat) { return kTokens + c.num_cards + 2 + seat; }
+constexpr int num_chance_outcomes(const Config& c) { return chance_seat(c, c.players); }
 
 }  // namespace dimsum::dim_sum_jam

@@ -29,7 +29,7 @@ constexpr uint64_t card_key(int k, int card) { return card < 0 ? 0 : kCardKeys[k
 enum Field : int {
   kFPhase = 1, kFActive, kFDirection, kFDiscarder, kFResume, kFRequired, kFOpeningLeft, kFOutcome,
   kFCase3, kFRedraws, kFDrawPending, kFReverseUsed, kFTeaSupply, kFTeaReception, kFComplaints,
-  kFDeckLen, kFDeckVips, kFClockTop, kFClockLying,
+  kFDeckLen, kFDeckVips, kFClockTop, kFClockLying, kFChance, kFShuffleLeft,
 };
 
 // The one setter of a scalar field: Keys::set changes the field and its share of the key together.
@@ -37,7 +37,7 @@ enum Field : int {
 // every field but deck_vips takes, and a set that changes nothing costs nothing: a turn sets five
 // or six fields, and computing two keys for each measured slower in the random step loop.
 struct Keys {
-  static constexpr int kFields = kFClockLying + 1, kSmallValues = 128;  // values -1..126 are tabled
+  static constexpr int kFields = kFShuffleLeft + 1, kSmallValues = 128;  // values -1..126 are tabled
   static constexpr auto kSmall = [] {
     std::array<uint64_t, kFields * kSmallValues> keys{};
     for (int f = 0; f < kFields; ++f)
@@ -57,6 +57,15 @@ struct Keys {
     ref = static_cast<T>(value);
   }
 };
+
+// The fields of explicit chance (chance, shuffle_left) add nothing to the key at 0, so that a
+// sampled state, where they are always 0, keeps the key it had before they existed.
+inline uint64_t pending_key(int field, int value) { return value ? Keys::key(field, value) : 0; }
+
+inline void set_pending(State& s, int field, uint8_t& ref, int value) {
+  s.hash ^= pending_key(field, ref) ^ pending_key(field, value);
+  ref = static_cast<uint8_t>(value);
+}
 
 inline uint64_t mask_keys(int loc, uint64_t mask) {
   uint64_t h = 0;

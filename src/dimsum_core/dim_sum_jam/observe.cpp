@@ -11,7 +11,7 @@ void Engine::observe(const Config& c, const State& s, int player, float* out) {
   auto rel = [&](int seat) { return ((seat - player) % P + P) % P; };
   out[s.phase] = 1.0f;
   out += kOver + 1;
-  if (s.phase != kOver) out[rel(current_player(s))] = 1.0f;
+  if (s.phase != kOver && !s.chance) out[rel(current_player(s))] = 1.0f;  // no seat acts at a chance node
   out += P;
   out[rel(s.active)] = 1.0f;
   out += P;
@@ -40,7 +40,8 @@ void Engine::observe(const Config& c, const State& s, int player, float* out) {
   out = teas + kTables;
   out[s.required] = 1.0f;
   out += kTables + 1;
-  for (int i = 0; i < s.deck_len; ++i) out[2 * i + (s.deck_vips >> i & 1u)] = 1.0f;
+  // positions the set-up shuffle has not reached yet (explicit mode) show no back
+  for (int i = s.shuffle_left; i < s.deck_len; ++i) out[2 * i + (s.deck_vips >> i & 1u)] = 1.0f;
   out += 2 * c.deck_length;
   for_each_bit(s.out, [&](int card) { out[card] = 1.0f; });
   out += C;

@@ -1,7 +1,9 @@
 // Dim Sum Jam's rules: set-up, a play, fulfilling an order, the team's reward, time-outs,
 // the stuck player, the endings. Rule ids (DSJ-n) refer to docs/rules/dim_sum_jam.md; each
 // function mirrors the method of the same name in python/dimsum/reference/dim_sum_jam.py,
-// and the RNG is consumed in the same order (docs section 9).
+// and the RNG is consumed in the same order (docs section 9). In explicit chance mode each random
+// event stops the game instead (s.chance, see "explicit chance" below); the sampled path is the
+// same code with the draw made where the event happens.
 #include "../common/chance.hpp"
 #include "../common/errors.hpp"
 
@@ -56,17 +58,31 @@ bool has_play(const Config& c, const State& s) {
 
 namespace {
 
-bool draw_token(State& s, int hand) {
-  if (!s.bag) {  // DSJ-17: an empty bag takes the discard pile first
+// DSJ-17: a draw from an empty bag takes the discard pile first. False if there is nothing to draw.
+bool bag_ready(State& s) {
+  if (!s.bag) {
     s.hash ^= mask_keys(kLocDiscard, s.discard) ^ mask_keys(kLocBag, s.discard);
     s.bag = s.discard;
     s.discard = 0;
-    if (!s.bag) return false;
   }
-  const int t = draw_bit(s.rng, s.bag);
+  return s.bag != 0;
+}
+
+void take_token(State& s, int hand, int t) {
   remove_token(s, kLocBag, s.bag, t);
   add_token(s, hand, s.hands[hand], t);
+}
+
+bool draw_token(State& s, int hand) {
+  if (!bag_ready(s)) return false;
+  take_token(s, hand, draw_bit(s.rng, s.bag));
   return true;
+}
+
+// Explicit mode: does `hand` draw a token now (below the limit, something to draw)? Then the draw
+// is a chance node.
+bool needs_draw(const Config& c, State& s, int hand) {
+  return count_bits(s.hands[hand]) < c.hand_limit && bag_ready(s);
 }
 
 void refill(const Config& c, State& s, int hand) {
@@ -88,17 +104,28 @@ uint64_t unseen(const Config& c, const State& s) {
   return c.all_cards & ~on_tables & ~s.out;
 }
 
+uint64_t face_pool(const Config& c, const State& s) {
+  return unseen(c, s) & (s.deck_vips & 1u ? c.vip_mask : c.regular_mask);
+}
+
 namespace {
 
-// The top card of the deck onto table k: its face is uniform among unseen cards of its back.
-void turn_up_card(const Config& c, State& s, int k) {
-  const bool vip = s.deck_vips & 1u;
+void pop_deck(State& s) {
   Keys::set(s.hash, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips >> 1));
   Keys::set(s.hash, kFDeckLen, s.deck_len, s.deck_len - 1);
-  const int card = draw_bit(s.rng, unseen(c, s) & (vip ? c.vip_mask : c.regular_mask));
+}
+
+void place_card(const Config& c, State& s, int k, int card) {
   set_card(s, k, card);
   for (int i = 0; i < kMaxIcons; ++i) set_slot(s, k, i, kEmpty);
   s.empty_slots[k] = static_cast<uint8_t>((1u << c.num_icons[card]) - 1);
+}
+
+// The top card of the deck onto table k: its face is uniform among unseen cards of its back.
+void turn_up_card(const Config& c, State& s, int k) {
+  const uint64_t pool = face_pool(c, s);
+  pop_deck(s);
+  place_card(c, s, k, draw_bit(s.rng, pool));
 }
 
 }  // namespace
@@ -145,6 +172,12 @@ void place(const Config& c, State& s, int k, int item, int type) {
     if (c.icons[card][i] == type && s.slots[k][i] == kEmpty) return set_slot(s, k, i, item);
 }
 
+// After the new card is on the table: the Reverse variant's turn, then the team's reward.
+void after_turn_up(const Config& c, State& s) {
+  if (c.reverse_variant && c.reverse_trigger == kOnFulfil) reverse_direction(s);
+  Keys::set(s.hash, kFPhase, s.phase, kReward);
+}
+
 // DSJ-12, in this order: win check, clear the card, next card (or lose), then the reward.
 void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
   const int card = s.table_card[k];
@@ -160,16 +193,24 @@ void fulfil(const Config& c, State& s, int k, bool draw, int next_required) {
   set_card(s, k, -1);
   s.empty_slots[k] = 0;
   if (s.deck_len == 0) return end_game(s, kDeckOut);  // ending (b), DSJ-13
-  turn_up_card(c, s, k);
-  if (c.reverse_variant && c.reverse_trigger == kOnFulfil) reverse_direction(s);
-  Keys::set(s.hash, kFPhase, s.phase, kReward);
   Keys::set(s.hash, kFDrawPending, s.draw_pending, draw);
   Keys::set(s.hash, kFRequired, s.required, next_required);  // in "reward": the next player's table
+  if (c.explicit_chance) return set_pending(s, kFChance, s.chance, kChanceCard);  // the face is chance's
+  turn_up_card(c, s, k);
+  after_turn_up(c, s);
 }
 
 void after_serving(const Config& c, State& s, int k, bool draw, int next_required) {
   if (s.empty_slots[k] == 0) return fulfil(c, s, k, draw, next_required);
-  if (draw) draw_one(c, s, hand_of(c, s.active));
+  if (draw) {
+    const int hand = hand_of(c, s.active);
+    if (!c.explicit_chance) {
+      draw_one(c, s, hand);
+    } else if (needs_draw(c, s, hand)) {
+      Keys::set(s.hash, kFRequired, s.required, next_required);  // kept for the pass after the draw
+      return set_pending(s, kFChance, s.chance, kChanceDraw);
+    }
+  }
   pass_turn(c, s, next_required);
 }
 
@@ -189,6 +230,7 @@ void play_tea(const Config& c, State& s, int k, int type) {
 }
 
 void reward(const Config& c, State& s, int a) {
+  const bool flip_owed = s.resume == kReward;  // DSJ-22: a time-out interrupted this reward
   if (a == kFlip) {
     flip_glass(c, s);
   } else if (a == kTakeTea) {
@@ -198,9 +240,14 @@ void reward(const Config& c, State& s, int a) {
     Keys::set(s.hash, kFReverseUsed, s.reverse_used, 1);
     reverse_direction(s);
   }
+  if (flip_owed) {  // the time-out's flip (DSJ-2), unless the reward's flip just was that flip
+    Keys::set(s.hash, kFResume, s.resume, -1);
+    if (a != kFlip) flip_glass(c, s);
+  }
   if (s.draw_pending) {
     Keys::set(s.hash, kFDrawPending, s.draw_pending, 0);
-    draw_one(c, s, hand_of(c, s.active));
+    if (!c.explicit_chance) draw_one(c, s, hand_of(c, s.active));
+    else if (needs_draw(c, s, hand_of(c, s.active))) return set_pending(s, kFChance, s.chance, kChanceDraw);
   }
   pass_turn(c, s, s.required);
 }
@@ -212,20 +259,34 @@ void discard_token(const Config& c, State& s, int t) {
   add_token(s, kLocDiscard, s.discard, t);
 }
 
-void done_discarding(const Config& c, State& s) {
-  if (s.phase == kStuckDiscard) {
-    refill(c, s, hand_of(c, s.active));
-    Keys::set(s.hash, kFPhase, s.phase, kStand);
-    return;
-  }
-  refill(c, s, hand_of(c, s.discarder));
+// The hand that replenishes after discarding: the stuck player's, or the time-out's discarder's.
+int refill_hand(const Config& c, const State& s) {
+  return hand_of(c, s.phase == kStuckDiscard ? s.active : s.discarder);
+}
+
+// What follows the replenish: the stuck player stands the glass; a time-out goes to the next
+// discarder or ends.
+void after_refill(const Config& c, State& s) {
+  if (s.phase == kStuckDiscard) return Keys::set(s.hash, kFPhase, s.phase, kStand);
   const int next = (s.discarder + 1) % c.players;  // DSJ-5: clockwise from the active player
   if (next != s.active && c.timeout_all_players) return Keys::set(s.hash, kFDiscarder, s.discarder, next);
+  Keys::set(s.hash, kFDiscarder, s.discarder, -1);
+  if (s.resume == kReward && !c.timeout_flips_first) {
+    // DSJ-22: the interrupted reward is chosen first, the glass still empty; `resume` stays set
+    // while the time-out's flip is owed (reward() makes it), so the empty glass is no new time-out
+    return Keys::set(s.hash, kFPhase, s.phase, kReward);
+  }
   flip_glass(c, s);  // DSJ-2: the top is empty, so the flip gives the full glass
   Keys::set(s.hash, kFPhase, s.phase, s.resume);
   Keys::set(s.hash, kFResume, s.resume, -1);
-  Keys::set(s.hash, kFDiscarder, s.discarder, -1);
   if (s.phase == kPlayPhase && c.resume_free_play) Keys::set(s.hash, kFRequired, s.required, 0);  // DSJ-6
+}
+
+void done_discarding(const Config& c, State& s) {
+  const int hand = refill_hand(c, s);
+  if (!c.explicit_chance) refill(c, s, hand);
+  else if (needs_draw(c, s, hand)) return set_pending(s, kFChance, s.chance, kChanceRefill);
+  after_refill(c, s);
 }
 
 void stand(State& s, bool turned) {
@@ -257,7 +318,9 @@ bool handle_stuck(const Config& c, State& s) {
 // What happens on its own after an action or after time passed: a time-out (case II) if a
 // standing glass is empty in a timed phase, then the stuck rule for a player who cannot play.
 void settle(const Config& c, State& s) {
-  if ((s.phase == kPlayPhase || s.phase == kReward) && c.time_on && s.clock.ran_out()) {
+  if (s.chance) return;  // the pending random event first; the rules go on once it is resolved
+  // (resume is set in "reward" only while DSJ-22's flip is owed: that time-out is being resolved)
+  if ((s.phase == kPlayPhase || s.phase == kReward) && c.time_on && s.clock.ran_out() && s.resume < 0) {
     Keys::set(s.hash, kFComplaints, s.complaints, s.complaints + 1);
     if (s.complaints >= c.complaint_limit) return end_game(s, kComplaints);
     Keys::set(s.hash, kFResume, s.resume, s.phase);
@@ -269,7 +332,145 @@ void settle(const Config& c, State& s) {
     if (!handle_stuck(c, s)) return;
 }
 
+// -- explicit chance (engine.hpp, "Chance") ----------------------------------------------------
+// Each random event of the sampled path above is a chance node here: s.chance names it, the
+// outcomes are listed by list_outcomes, and resolve_chance plays one and goes on exactly where
+// the sampled draw would have: the same rules, in the same order.
+
+int first_empty_table(const State& s) {
+  for (int k = 0; k < kTables; ++k)
+    if (s.table_card[k] < 0) return k;
+  return -1;
+}
+
+int first_short_seat(const Config& c, const State& s) {  // the seat the deal goes to next
+  for (int p = 0; p < c.players; ++p)
+    if (count_bits(s.hands[p]) < c.hand_limit) return p;
+  return -1;
+}
+
+// The set-up (rulebook steps 4-10) as chance nodes: the tokens are in the bag from the start, the
+// top section's backs wait for the shuffle (positions [0, shuffle_left) are undecided, bit 0).
+void start_setup(const Config& c, State& s) {
+  const int top_len = top_section(c);
+  for (int i = 0; i < c.deck_vips; ++i) s.deck_vips |= 1ull << (top_len + i);
+  s.deck_len = static_cast<uint8_t>(c.deck_length);
+  s.bag = kAllTokens;
+  s.opening_left = static_cast<int8_t>(c.opening_first_round ? c.players - 1 : 0);
+  if (c.extra_vips && top_len > 1) {  // a Fisher-Yates shuffle draws for positions top_len-1 .. 1
+    s.shuffle_left = static_cast<uint8_t>(top_len);
+    s.chance = kChanceShuffle;
+  } else {  // nothing to shuffle: the top section as laid out
+    for (int i = c.deck_top_regular; i < top_len; ++i) s.deck_vips |= 1ull << i;
+    s.chance = kChanceSetupCard;
+  }
+  s.hash = Engine::compute_hash(c, s);
+}
+
+// Position shuffle_left - 1 of the top section gets a back; the last position takes what is left.
+void place_back(const Config& c, State& s, bool vip) {
+  const int pos = s.shuffle_left - 1;
+  if (vip) Keys::set(s.hash, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips | 1ull << pos));
+  set_pending(s, kFShuffleLeft, s.shuffle_left, pos);
+  if (pos > 1) return;
+  if (shuffle_vips_left(c, s)) Keys::set(s.hash, kFDeckVips, s.deck_vips, static_cast<int64_t>(s.deck_vips | 1u));
+  set_pending(s, kFShuffleLeft, s.shuffle_left, 0);
+  set_pending(s, kFChance, s.chance, kChanceSetupCard);
+}
+
+void deal_token(const Config& c, State& s, int t) {
+  take_token(s, first_short_seat(c, s), t);
+  if (first_short_seat(c, s) < 0) set_pending(s, kFChance, s.chance, kNoChance);  // step 11 follows
+}
+
+void refill_token(const Config& c, State& s, int t) {
+  const int hand = refill_hand(c, s);
+  take_token(s, hand, t);
+  if (needs_draw(c, s, hand)) return;  // the next token is another chance node
+  set_pending(s, kFChance, s.chance, kNoChance);
+  after_refill(c, s);
+}
+
+// Plays chance outcome o (one of list_outcomes') and the rules that follow it, up to the next
+// decision or the next chance node; the caller then settles, as after any action.
+void resolve_chance(const Config& c, State& s, int o) {
+  switch (s.chance) {
+    case kChanceShuffle:
+      return place_back(c, s, o == chance_back(c, true));
+    case kChanceSetupCard: {
+      const int k = first_empty_table(s);
+      pop_deck(s);
+      place_card(c, s, k, o - chance_card(0));
+      if (k == kTables - 1) set_pending(s, kFChance, s.chance, kChanceSetupSeat);
+      return;
+    }
+    case kChanceSetupSeat:
+      Keys::set(s.hash, kFActive, s.active, o - chance_seat(c, 0));
+      return set_pending(s, kFChance, s.chance, kChanceSetupDeal);
+    case kChanceSetupDeal:
+      return deal_token(c, s, o - chance_token(0));
+    case kChanceCard: {
+      const int k = first_empty_table(s);  // the table whose card was fulfilled
+      pop_deck(s);
+      place_card(c, s, k, o - chance_card(0));
+      set_pending(s, kFChance, s.chance, kNoChance);
+      return after_turn_up(c, s);
+    }
+    case kChanceDraw:
+      take_token(s, hand_of(c, s.active), o - chance_token(0));
+      set_pending(s, kFChance, s.chance, kNoChance);
+      return pass_turn(c, s, s.required);
+    default:  // kChanceRefill
+      return refill_token(c, s, o - chance_token(0));
+  }
+}
+
+// The outcomes of the pending event, ascending, with their weights (if `weights`): remaining
+// counts, so every outcome of a token or card draw weighs 1 and a shuffled back weighs the
+// number of such backs not yet placed.
+int list_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
+  int n = 0;
+  auto add = [&](int id, int weight) {
+    if (weights) weights[n] = static_cast<uint32_t>(weight);
+    out[n++] = static_cast<int16_t>(id);
+  };
+  switch (s.chance) {
+    case kNoChance:
+      break;
+    case kChanceShuffle: {
+      const int vips = shuffle_vips_left(c, s), regular = s.shuffle_left - vips;
+      if (regular > 0) add(chance_back(c, false), regular);
+      if (vips > 0) add(chance_back(c, true), vips);
+      break;
+    }
+    case kChanceSetupCard:
+    case kChanceCard:
+      for_each_bit(face_pool(c, s), [&](int card) { add(chance_card(card), 1); });
+      break;
+    case kChanceSetupSeat:
+      for (int p = 0; p < c.players; ++p) add(chance_seat(c, p), 1);
+      break;
+    default:  // a token from the bag: the deal, a draw, a replenish
+      for_each_bit(s.bag, [&](int t) { add(chance_token(t), 1); });
+      break;
+  }
+  return n;
+}
+
 }  // namespace
+
+int top_section(const Config& c) { return c.deck_top_regular + c.extra_vips; }
+
+int shuffle_vips_left(const Config& c, const State& s) {
+  if (!s.shuffle_left) return 0;
+  const int top_len = top_section(c);
+  const uint64_t placed = top_len >= 64 ? ~0ull : (1ull << top_len) - 1;  // undecided positions hold 0
+  return c.extra_vips - count_bits(s.deck_vips & placed);
+}
+
+int Engine::chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights) {
+  return list_outcomes(c, s, outcomes, weights);
+}
 
 int64_t Engine::default_ticks(const Config& c, int a) {
   if (!c.time_on) return 0;
@@ -302,6 +503,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.resume = -1;
   s.outcome = kRunning;
   s.tea_supply = static_cast<uint8_t>(c.tea_supply);
+  if (c.explicit_chance) return start_setup(c, s);  // the same steps, each random one a chance node
   // steps 4-7: the backs, top first: the top section (extra VIPs shuffled in), the VIP, the rest
   uint8_t top[kMaxCards];
   const int top_len = c.deck_top_regular + c.extra_vips;
@@ -322,6 +524,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
 }
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
+  if (s.chance) return list_outcomes(c, s, out, nullptr);
   int n = 0;
   switch (s.phase) {
     case kPlayPhase: {
@@ -369,6 +572,11 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
 }
 
 int64_t Engine::apply_timed(const Config& c, State& s, int a, int64_t ticks) {
+  if (s.chance) {  // a chance node takes no time, whatever the caller says it took
+    resolve_chance(c, s, a);
+    settle(c, s);
+    return 0;
+  }
   const int64_t cost = ticks < 0 ? default_ticks(c, a) : ticks;
   if (cost) change_clock(s, [&](TickClock& clock) { clock.run(cost); });  // the decision's time first
   if (a < kTeaPlay) {
@@ -391,6 +599,7 @@ int64_t Engine::apply_timed(const Config& c, State& s, int a, int64_t ticks) {
 }
 
 void Engine::advance(const Config& c, State& s, int64_t ticks) {
+  if (s.chance) return;  // no time passes at a chance node (the binding refuses the call)
   change_clock(s, [&](TickClock& clock) { clock.run(ticks); });
   settle(c, s);
 }
@@ -416,7 +625,7 @@ uint64_t Engine::compute_hash(const Config& c, const State& s) {
       {kFReverseUsed, s.reverse_used}, {kFTeaSupply, s.tea_supply}, {kFTeaReception, s.tea_reception},
       {kFComplaints, s.complaints}, {kFDeckLen, s.deck_len}, {kFDeckVips, static_cast<int64_t>(s.deck_vips)}};
   for (const auto& f : fields) h ^= Keys::key(static_cast<int>(f[0]), f[1]);
-  return h;
+  return h ^ pending_key(kFChance, s.chance) ^ pending_key(kFShuffleLeft, s.shuffle_left);
 }
 
 }  // namespace dimsum::dim_sum_jam

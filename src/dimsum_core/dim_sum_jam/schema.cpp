@@ -84,6 +84,10 @@ constexpr CF kConfig[] = {
        for (int i = 0; i < kMaxIcons; ++i) c.icons[k][i] = narrow<int8_t>(v[2 + i]);
      },
      kCounted},
+    // appended: keyed into the fingerprint only when set, so default configs keep their keys
+    Member::config<&Config::timeout_flips_first>("timeout_flips_first",
+        "a time-out that interrupts the reward flips the glass before the reward is chosen (DSJ-22)",
+        kFlag, kKeyedWhenSet),
     Member::chance_mode(),  // last: engine.hpp, "Chance"
 };
 
@@ -155,6 +159,14 @@ constexpr SF kFields[] = {
     {"rng", "the generator's four state words", [](const Config&) { return vector(4); }, word,
      [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
      [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+    // explicit chance only (0 in sampled mode): engine.hpp, enum Chance
+    Member::state<&State::chance>("chance",
+        "the pending chance event: 0 none, 1 setup_shuffle, 2 setup_card, 3 setup_seat, 4 setup_deal, 5 card, "
+        "6 draw, 7 refill",
+        [](const Config& c) { return Bounds{0, c.explicit_chance ? kLastChance : 0}; }),
+    Member::state<&State::shuffle_left>("shuffle_left",
+        "setup_shuffle: the top positions of the deck whose backs are still to be shuffled into place",
+        [](const Config& c) { return Bounds{0, c.explicit_chance && c.extra_vips ? top_section(c) : 0}; }),
 };
 
 // -- observation: seats relative to the observer (0 = the observer) ----------------------------
@@ -165,7 +177,8 @@ Bounds one_hot(const Config&) { return Bounds{0, 1}; }
 
 constexpr OS kObservation[] = {
     {"phase", "one-hot phase", [](const Config&) { return kOver + 1; }, one_hot},
-    {"current_player", "one-hot, seats relative to the observer (0 = observer)", players, one_hot},
+    {"current_player", "one-hot, seats relative to the observer (0 = observer); all zero at a chance node and "
+     "once the game is over", players, one_hot},
     {"active_player", "one-hot, relative seats", players, one_hot},
     {"hands", "tokens in each hand (public), relative seats", [](const Config& c) { return c.players * kTokens; },
      one_hot},
@@ -179,7 +192,8 @@ constexpr OS kObservation[] = {
     {"table_teas", "exotic teas lying on each table's card", [](const Config&) { return kTables; },
      [](const Config& c) { return Bounds{0, std::min<int>(c.tea_supply, c.most_icons)}; }},
     {"required_table", "one-hot: 0 = any table, k = table k", [](const Config&) { return kTables + 1; }, one_hot},
-    {"deck_backs", "per deck position from the top: [regular, vip] back",
+    {"deck_backs", "per deck position from the top: [regular, vip] back (neither while the set-up shuffle has "
+     "not placed it)",
      [](const Config& c) { return 2 * c.deck_length; }, one_hot},
     {"cards_out", "cards fulfilled and out of the game", cards, one_hot},
     {"counts", "tea supply, tea on reception, complaints, complaints left, deck size", [](const Config&) { return 5; },
@@ -245,7 +259,7 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
 
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{kNumActions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length, 0 /* TODO(chance): num_chance_outcomes */};
+                    c.max_game_length, num_chance_outcomes(c)};
 }
 
 // The empty icon spaces, which the fields do not carry: the slots say them.

@@ -9,6 +9,101 @@
 
 namespace dimsum::dim_sum_jam {
 
+namespace {
+
+bool in_setup(const State& s) { return s.chance >= kChanceShuffle && s.chance <= kChanceSetupDeal; }
+
+// The set-up shuffle's partial deck: positions [0, shuffle_left) undecided (bit 0), the placed
+// backs of the top section no more than it holds of each kind, the VIP section and the bottom
+// as laid out.
+bool check_shuffle(const Config& c, const State& s, char* err, int errlen) {
+  const int top_len = top_section(c), left = s.shuffle_left;
+  if (left < 2 || left > top_len || !c.extra_vips)
+    return fail(err, errlen, "dim_sum_jam state field 'shuffle_left': %d; 2 to %d (the top section) while the "
+                "set-up shuffles extra VIPs", left, top_len);
+  const uint64_t placed = s.deck_vips & ((1ull << top_len) - 1), vips = count_bits(placed);
+  const int regular = top_len - left - static_cast<int>(vips);
+  if ((s.deck_vips & ((1ull << left) - 1)) || static_cast<int>(vips) > c.extra_vips || regular > c.deck_top_regular)
+    return fail(err, errlen, "dim_sum_jam state field 'deck_vips': the shuffled part of the top section does not fit "
+                "%d regular and %d VIP backs; undecided positions 0 and at most that many of each", c.deck_top_regular,
+                c.extra_vips);
+  uint64_t rest = 0;
+  for (int i = 0; i < c.deck_vips; ++i) rest |= 1ull << (top_len + i);
+  if ((s.deck_vips & ~((1ull << top_len) - 1)) != rest || s.deck_len != c.deck_length)
+    return fail(err, errlen, "dim_sum_jam state field 'deck_vips': the deck below the top section is not as laid out "
+                "while the set-up shuffles; the full deck, its VIP section below the top");
+  return true;
+}
+
+// The set-up's chance nodes come in the rulebook's order (steps 4-10): nothing has happened yet
+// but the shuffle, the table cards from table 1, the start player, the deal from seat 0.
+bool check_setup(const Config& c, const State& s, char* err, int errlen) {
+  if (s.phase != kPlayPhase || s.discard || s.out || s.complaints || s.tea_reception || s.draw_pending ||
+      s.required || s.case3 || s.redraws || s.direction != 1 || s.reverse_used || s.tea_supply != c.tea_supply ||
+      s.clock.top != s.clock.capacity)
+    return fail(err, errlen, "dim_sum_jam state field 'chance': set-up event %d in a game already under way; the "
+                "set-up's events come before the first play", s.chance);
+  int cards = 0;  // tables 1..cards hold a card, the others none
+  while (cards < kTables && s.table_card[cards] >= 0) ++cards;
+  bool tables_ok = s.deck_len == c.deck_length - cards &&
+                   (s.chance == kChanceShuffle ? cards == 0 : s.chance == kChanceSetupCard ? cards < kTables
+                                                                                              : cards == kTables);
+  for (int k = cards; k < kTables; ++k) tables_ok = tables_ok && s.table_card[k] < 0;
+  if (!tables_ok)
+    return fail(err, errlen, "dim_sum_jam state field 'table_cards': %d cards on tables 1-%d and %d in the deck in "
+                "set-up event %d; tables 1-7 fill in order from the deck, before the start player is chosen",
+                cards, cards, s.deck_len, s.chance);
+  if (s.active && s.chance != kChanceSetupDeal)
+    return fail(err, errlen, "dim_sum_jam state field 'active': %d before the start player is chosen; 0", s.active);
+  uint64_t dealt = 0;  // seats below `seat` hold a full hand, seat `seat` part of one, the rest nothing
+  for (int p = 0; p < c.players; ++p) dealt |= s.hands[p];
+  const int n = count_bits(dealt), seat = n / c.hand_limit;
+  bool hands_ok = (s.bag | dealt) == kAllTokens && (n == 0 || (s.chance == kChanceSetupDeal && seat < c.players));
+  for (int p = 0; p < c.players; ++p)
+    hands_ok = hands_ok && count_bits(s.hands[p]) == (p < seat ? c.hand_limit : p == seat ? n % c.hand_limit : 0);
+  if (!hands_ok)
+    return fail(err, errlen, "dim_sum_jam state field 'hands': %d tokens dealt in set-up event %d; the deal gives "
+                "%d tokens from the bag to each seat in turn from seat 0, after the start player is chosen", n,
+                s.chance, c.hand_limit);
+  return true;
+}
+
+// A pending chance event (explicit mode) fits the position: it is one the rules stop at here.
+bool check_chance(const Config& c, const State& s, char* err, int errlen) {
+  if (s.chance > kLastChance)
+    return fail(err, errlen, "dim_sum_jam state field 'chance': %d; 0 none to %d", s.chance, kLastChance);
+  if (s.chance && !c.explicit_chance)
+    return fail(err, errlen, "dim_sum_jam state field 'chance': %d in a sampled game; 0 (only a game made with "
+                "chance='explicit' stops at chance nodes)", s.chance);
+  if ((s.shuffle_left != 0) != (s.chance == kChanceShuffle))
+    return fail(err, errlen, "dim_sum_jam state field 'shuffle_left': %d with chance %d; set exactly while the "
+                "set-up shuffles", s.shuffle_left, s.chance);
+  if (s.chance == kChanceShuffle && !check_shuffle(c, s, err, errlen)) return false;
+  if (in_setup(s)) return check_setup(c, s, err, errlen);
+  if (s.chance == kChanceCard) {
+    int empty = 0;
+    for (int k = 0; k < kTables; ++k) empty += s.table_card[k] < 0;
+    if (s.phase != kPlayPhase || empty != 1 || !s.deck_len)
+      return fail(err, errlen, "dim_sum_jam state field 'chance': a card to turn up in phase %d with %d empty tables "
+                  "and %d cards in the deck; in 'play', one table emptied by a fulfilment, a card in the deck",
+                  s.phase, empty, s.deck_len);
+  }
+  if (s.chance == kChanceDraw || s.chance == kChanceRefill) {
+    const bool draw = s.chance == kChanceDraw;
+    const bool phase_ok = draw ? (s.phase == kPlayPhase || s.phase == kReward)
+                               : (s.phase == kStuckDiscard || s.phase == kTimeoutDiscard);
+    const int player = draw || s.phase == kStuckDiscard ? s.active : s.discarder;
+    const int hand = c.play_next_hand ? (player + 1) % c.players : player;
+    if (!phase_ok || !s.bag || count_bits(s.hands[hand]) >= c.hand_limit || (draw && s.draw_pending))
+      return fail(err, errlen, "dim_sum_jam state field 'chance': a %s in phase %d; a token for a hand below the "
+                  "limit from a bag that has one, after a play or reward (draw) or discarding (refill)",
+                  draw ? "draw" : "refill", s.phase);
+  }
+  return true;
+}
+
+}  // namespace
+
 // Everything a state from outside must satisfy before the rules may touch it. Messages name the
 // field: "dim_sum_jam state field '<name>': <what is wrong>; <what is allowed>".
 bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
@@ -63,6 +158,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     return fail(err, errlen, "dim_sum_jam state field 'rng': all zero; an all-zero generator never leaves zero");
   for (uint8_t b : s.reserved_)
     if (b) return fail(err, errlen, "dim_sum_jam state field 'reserved': set; reserved bytes are zero");
+  if (!check_chance(c, s, err, errlen)) return false;
+  const bool chance = s.chance != kNoChance;
   for (int p = P; p < kMaxPlayers; ++p)
     if (s.hands[p])
       return fail(err, errlen, "dim_sum_jam state field 'hands': seat %d holds tokens; this game has %d seats", p, P);
@@ -139,7 +236,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     return fail(err, errlen, "dim_sum_jam state field 'cards_out': card %d is also on a table; a card is out or on a "
                 "table", std::countr_zero(s.out & on_tables));
   const uint64_t left = unseen(c, s);
-  const int deck_vips = count_bits(s.deck_vips), deck_regular = s.deck_len - deck_vips;
+  // the backs the set-up shuffle has still to place count with their kind
+  const int deck_vips = count_bits(s.deck_vips) + shuffle_vips_left(c, s), deck_regular = s.deck_len - deck_vips;
   if (deck_regular > count_bits(left & c.regular_mask))
     return fail(err, errlen, "dim_sum_jam state field 'deck_vips': the deck has %d regular backs but %d regular cards "
                 "are unseen; at most one back per unseen card", deck_regular, count_bits(left & c.regular_mask));
@@ -158,10 +256,15 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   if ((s.phase == kTimeoutDiscard) != (s.discarder >= 0))
     return fail(err, errlen, "dim_sum_jam state field 'discarder': %d in phase %d; set exactly in 'timeout_discard'",
                 s.discarder, s.phase);
-  if ((s.phase == kTimeoutDiscard) != (s.resume >= 0))
-    return fail(err, errlen, "dim_sum_jam state field 'resume': %d in phase %d; set exactly in 'timeout_discard'",
+  // DSJ-22: after a time-out that interrupted the reward, "reward" keeps resume until its flip
+  const bool flip_owed = s.phase == kReward && s.resume == kReward && !c.timeout_flips_first && c.time_on &&
+                         s.clock.top == 0;
+  if ((s.phase == kTimeoutDiscard) != (s.resume >= 0) && !flip_owed)
+    return fail(err, errlen, "dim_sum_jam state field 'resume': %d in phase %d; set exactly in 'timeout_discard' "
+                "(and in 'reward' with an empty glass after the time-out that interrupted it, DSJ-22)",
                 s.resume, s.phase);
-  if (s.draw_pending && !(s.phase == kReward || (s.phase == kTimeoutDiscard && s.resume == kReward)))
+  if (s.draw_pending && !(s.phase == kReward || (s.phase == kTimeoutDiscard && s.resume == kReward) ||
+                          s.chance == kChanceCard))
     return fail(err, errlen, "dim_sum_jam state field 'draw_pending': set in phase %d; only while the reward is "
                 "undecided", s.phase);
   auto full = [&](int k) { return s.table_card[k] >= 0 && s.empty_slots[k] == 0; };
@@ -176,11 +279,11 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     if (lying_phase && !(s.case3 && s.required == 0))
       return fail(err, errlen, "dim_sum_jam state field 'stuck_complained': %d with required_table %d in phase %d; "
                   "the stuck rule needs stuck_complained 1 and required_table 0", s.case3, s.required, s.phase);
-    if (vips_left(c, s, -1) == 0)
+    if (vips_left(c, s, -1) + shuffle_vips_left(c, s) == 0)
       return fail(err, errlen, "dim_sum_jam state field 'table_cards': no VIP on a table or in the deck; a running "
                   "game needs an unfulfilled VIP");
     for (int k = 0; k < kTables; ++k) {
-      if (s.table_card[k] < 0)
+      if (s.table_card[k] < 0 && !chance)  // a chance node may wait for a table's card (check_chance)
         return fail(err, errlen, "dim_sum_jam state field 'table_cards': table %d has no card while the game runs; a "
                     "card on every table", k + 1);
       if (full(k))
@@ -191,11 +294,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
       if (s.phase == kTimeoutDiscard && s.clock.top != 0)
         return fail(err, errlen, "dim_sum_jam state field 'clock_top': %d in 'timeout_discard'; a time-out needs an "
                     "empty top", s.clock.top);
-      if ((s.phase == kPlayPhase || s.phase == kReward) && s.clock.top == 0)
+      // a chance node after the play that emptied the glass: the time-out follows its outcome
+      if ((s.phase == kPlayPhase || s.phase == kReward) && s.clock.top == 0 && !chance && !flip_owed)
         return fail(err, errlen, "dim_sum_jam state field 'clock_top': 0 in phase %d; an empty standing glass in "
                     "'play' or 'reward' is an unresolved time-out", s.phase);
     }
-    if (s.phase == kPlayPhase && !has_play(c, s))
+    if (s.phase == kPlayPhase && !chance && !has_play(c, s))
       return fail(err, errlen, "dim_sum_jam state field 'phase': 'play' but the active player cannot play; that is "
                   "phase 'stuck_discard'");
     return true;

@@ -74,6 +74,39 @@ def _action_names() -> List[str]:
 ACTION_SPACE = ActionSpace(_action_names())
 
 # ---------------------------------------------------------------------------------------------
+# Chance outcomes (a game made with chance="explicit" stops at each random event): one fixed
+# range per config, tokens [0, 49), cards [49, 49 + cards), the two backs of the set-up shuffle,
+# then the seats. The core's ids are the same (dim_sum_jam/engine.hpp, chance_token ..).
+
+CHANCE_EVENTS = ("setup_shuffle", "setup_card", "setup_seat", "setup_deal", "card", "draw", "refill")
+"""The pending event (state field ``chance`` = index + 1; 0 none): the set-up's shuffle of the top
+section's backs (one node per position), its seven table cards, the start player and the deal; in
+play the card turned up after a fulfilment, the draw after a play or a reward, and each token of
+a replenish after discarding."""
+
+C_TOKEN = 0                    # + token: "draw Shumai 3"
+C_CARD = C_TOKEN + NUM_TOKENS  # + card id: "turn up card 12"
+
+
+def chance_back(num_cards: int, vip: bool) -> int:
+    """The outcome id of a shuffled back: "shuffle a regular back" / "shuffle a VIP back"."""
+    return C_CARD + num_cards + int(vip)
+
+
+def chance_seat(num_cards: int, seat: int) -> int:
+    """The outcome id of the start player: "seat 2 starts"."""
+    return C_CARD + num_cards + 2 + seat
+
+
+def _chance_space(cards: Tuple["Card", ...], players: int) -> ActionSpace:
+    names = [f"draw {TOKEN_NAMES[t]}" for t in range(NUM_TOKENS)]
+    names += [f"turn up card {card.number}" for card in cards]
+    names += ["shuffle a regular back", "shuffle a VIP back"]
+    names += [f"seat {p} starts" for p in range(players)]
+    assert len(names) == chance_seat(len(cards), players)
+    return ActionSpace(names)
+
+# ---------------------------------------------------------------------------------------------
 # Options
 
 ACHIEVEMENTS: Dict[str, Dict[str, Any]] = {
@@ -150,6 +183,10 @@ OPTIONS: Dict[str, Option] = {o.name: o for o in (
            ruling="DSJ-11"),
     Option("cards", None, "order card faces in the data-file format (list of card dicts); None = packaged",
            kind=list, allow_none=True, ruling="RESEARCH 1.2 card faces"),
+    Option("interrupted_reward", "reward_first", "a time-out that interrupts the team's reward decision: the "
+           "reward is chosen before the time-out's flip, one complaint (reward_first), or after it, when a forced "
+           "flip empties the refilled glass for a second complaint (timeout_first)",
+           choices=("reward_first", "timeout_first"), ruling="DSJ-22"),
 )}
 
 # ---------------------------------------------------------------------------------------------
@@ -257,6 +294,11 @@ class Config(GameConfig):
     def regular_mask(self) -> int:
         return self.all_cards & ~self.vip_mask
 
+    @property
+    def top_section(self) -> int:
+        """Cards in the deck's top section: the regular ones and the extra VIPs shuffled in."""
+        return CONSTANTS["deck_top_regular"] + self.options["extra_vips"]
+
 
 def _apply_achievement(given: Mapping[str, Any], resolved: Dict[str, Any]) -> None:
     name = resolved["achievement"]
@@ -289,7 +331,7 @@ def make_config(**given: Any) -> Config:
     return Config(players=options["players"], options=options, cards=cards, deck_length=deck_length,
                   action_space=ACTION_SPACE,
                   max_game_length=_max_game_length(options, cards, deck_length),
-                  min_return=0.0, max_return=1.0)
+                  min_return=0.0, max_return=1.0, chance_space=_chance_space(cards, options["players"]))
 
 
 def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_length: int) -> int:
@@ -306,7 +348,19 @@ def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_l
     rewards = cards_ever
     timeouts = limit * players * (hand + 1)
     stuck = limit * (options["max_free_redraws"] + 1) * (hand + 3)
-    return plays + rewards + timeouts + stuck
+    return plays + rewards + timeouts + stuck + (_chance_nodes(options, deck_length, plays)
+                                                 if options["chance"] == "explicit" else 0)
+
+
+def _chance_nodes(options: Mapping[str, Any], deck_length: int, plays: int) -> int:
+    """The most chance nodes of one explicit-chance game: the set-up's (a shuffled back per top
+    position but the last, every deck card, the start player, the deal), then a draw per play,
+    and a token per replenished space after every time-out and every stuck sequence."""
+    hand, limit, players = options["hand_limit"], options["complaint_limit"], options["players"]
+    top = CONSTANTS["deck_top_regular"] + options["extra_vips"]
+    setup = (top - 1 if options["extra_vips"] else 0) + deck_length + 1 + players * hand
+    refills = limit * players * hand + limit * (options["max_free_redraws"] + 1) * hand
+    return setup + plays + refills
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,6 +401,9 @@ def render(d: Dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------------------------
 # The C++ core's view: the config fields by name (src/dimsum_core/dim_sum_jam/schema.cpp)
 
+from .ending import ending, observation_labels  # noqa: E402,F401  (ending.py uses the names above)
+
+
 def config_values(cfg: Config) -> Dict[str, Any]:
     o = cfg.options
     return {
@@ -365,6 +422,7 @@ def config_values(cfg: Config) -> Dict[str, Any]:
         "max_game_length": cfg.max_game_length,
         "cards": [[int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
                   for card in cfg.cards],
+        "timeout_flips_first": int(o["interrupted_reward"] == "timeout_first"),
     }
 
 

@@ -3,7 +3,9 @@ src/dimsum_core/dim_sum_jam/schema.cpp) shown with token codes, card numbers and
 
 Tokens are lists of codes ("SHM3"); each table shows its card's number, the card's icons and a
 slot per icon (None empty, "tea", or a token code); the deck is its backs, top first ("R"
-regular, "V" VIP); ``cards_out`` lists card numbers; the clock is ``{top, capacity, lying}``.
+regular, "V" VIP, "?" a position the set-up shuffle has not reached yet in explicit chance mode);
+``cards_out`` lists card numbers; the clock is ``{top, capacity, lying}``; ``chance`` names the
+pending chance event, shown only at a chance node (explicit chance mode; a dict without it has none).
 Decoding checks only the form (types, codes, card numbers); every value is checked against its
 field's declared bounds and the position as a whole by the core (``Engine::validate``), which
 names the field that is wrong.
@@ -15,7 +17,8 @@ from typing import Any, Dict, List, Mapping
 
 from ..._common import set_bits
 from ..._schema import DictCodec, Fail, Key, boolean, enum, optional, per_player
-from . import EMPTY, MAX_ICONS, NUM_TABLES, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES, TYPE_CODES
+from . import (CHANCE_EVENTS, EMPTY, MAX_ICONS, NUM_TABLES, OUTCOMES, PHASES, TEA, TOKEN_BY_CODE, TOKEN_CODES,
+               TYPE_CODES)
 
 RESUME = PHASES[:2]  # a time-out interrupts "play" or "reward"
 
@@ -97,16 +100,33 @@ def _decode_tables(cfg: Any, value: Any, fail: Fail) -> Dict[str, Any]:
 
 
 def _encode_deck(cfg: Any, f: Mapping[str, Any]) -> str:
-    vips = f["deck_vips"]
-    return "".join("V" if vips >> i & 1 else "R" for i in range(f["deck_size"]))
+    vips, undecided = f["deck_vips"], f["shuffle_left"]
+    return "".join("?" if i < undecided else "V" if vips >> i & 1 else "R" for i in range(f["deck_size"]))
 
 
 def _decode_deck(cfg: Any, value: Any, fail: Fail) -> Dict[str, Any]:
-    if not isinstance(value, str) or set(value) - {"R", "V"}:
-        fail(f"got {value!r:.80}", "a string of 'R' and 'V' backs (top first) is allowed")
+    if not isinstance(value, str) or set(value) - {"R", "V", "?"}:
+        fail(f"got {value!r:.80}", "a string of 'R' and 'V' backs (top first; '?' not yet shuffled) is allowed")
+    undecided = len(value) - len(value.lstrip("?"))
+    if "?" in value[undecided:]:
+        fail(f"got {value!r:.80}", "'?' only on top: the set-up shuffle places the backs from below")
     if len(value) > 64:  # the core bounds deck_size by the configuration; this keeps deck_vips a word
         fail(f"{len(value)} backs", f"a deck of at most {cfg.deck_length} cards in this configuration")
-    return {"deck_size": len(value), "deck_vips": sum(1 << i for i, back in enumerate(value) if back == "V")}
+    return {"deck_size": len(value), "deck_vips": sum(1 << i for i, back in enumerate(value) if back == "V"),
+            "shuffle_left": undecided}
+
+
+def _chance() -> Dict[str, Any]:
+    """The pending chance event by name (CHANCE_EVENTS), None for none (field value 0)."""
+
+    def decode(cfg: Any, value: Any, fail: Fail) -> int:
+        if value is None:
+            return 0
+        if not isinstance(value, str) or value not in CHANCE_EVENTS:
+            fail(f"got {value!r:.40}", f"None or one of {list(CHANCE_EVENTS)} is allowed")
+        return CHANCE_EVENTS.index(value) + 1
+
+    return {"encode": lambda cfg, v: CHANCE_EVENTS[v - 1] if v else None, "decode": decode}
 
 
 def _cards_out() -> Dict[str, Any]:
@@ -142,10 +162,22 @@ def _decode_players(cfg: Any, value: Any, fail: Fail) -> Dict[str, Any]:
     return {}
 
 
-CODEC = DictCodec("dim_sum_jam", (
+class _Codec(DictCodec):
+    """The codec, but ``chance`` is shown only at a chance node: a sampled game's dicts are the
+    same as before explicit chance existed (and a dict without it reads "no pending event")."""
+
+    def to_dict(self, cfg: Any, fields: Mapping[str, Any]) -> Dict[str, Any]:
+        d = super().to_dict(cfg, fields)
+        if d["chance"] is None:
+            del d["chance"]
+        return d
+
+
+CODEC = _Codec("dim_sum_jam", (
     # the number of players is the configuration's; it is shown (and checked) with the hands
     Key("players", fields=("hands",), encode=lambda cfg, f: len(f["hands"]), decode=_decode_players),
     Key("phase", **enum(PHASES)),
+    Key("chance", required=False, default=0, **_chance()),  # explicit chance mode only
     Key("active"),
     Key("direction"),
     Key("discarder", **optional()),
@@ -159,7 +191,7 @@ CODEC = DictCodec("dim_sum_jam", (
     Key("bag", **_tokens()),
     Key("discard", **_tokens()),
     Key("tables", fields=("table_cards", "slots"), encode=_encode_tables, decode=_decode_tables),
-    Key("deck", fields=("deck_size", "deck_vips"), encode=_encode_deck, decode=_decode_deck),
+    Key("deck", fields=("deck_size", "deck_vips", "shuffle_left"), encode=_encode_deck, decode=_decode_deck),
     Key("cards_out", **_cards_out()),
     Key("tea_supply"),
     Key("tea_reception"),
