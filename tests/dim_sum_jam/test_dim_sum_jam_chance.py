@@ -300,7 +300,11 @@ def test_a_chance_node_takes_no_time(engine):
     _, s = load(engine, d, **EXPLICIT)
     act(s, "play Shumai 3 on table 6", ticks=100)
     assert s.is_chance_node and s.clock.top == 400
-    s.apply(s.legal_actions()[0], ticks=300)  # whatever it is given, a chance node charges 0
+    before = s.to_dict()
+    with pytest.raises(ValueError, match="takes no time"):  # time cannot be charged to chance
+        s.apply(s.legal_actions()[0], ticks=300)
+    assert s.to_dict() == before
+    s.apply(s.legal_actions()[0], ticks=0)
     assert s.clock.top == 400 and s.timeline[-1] == (s.history[-1], 0)
 
 
@@ -473,7 +477,7 @@ def test_dsj22_option_timeout_first_flips_first_so_the_forced_flip_is_a_second_c
     got = s.to_dict()
     assert got["phase"] == "reward" and got["resume"] is None and s.clock.top == 1200
     act(s, "flip the glass")  # a full glass flipped is empty: the third complaint loses
-    assert s.is_terminal and s.outcome == "complaints" and s.to_dict()["complaints"] == 3
+    assert s.is_terminal and s.outcome.reason == "complaints" and s.to_dict()["complaints"] == 3
 
 
 def test_dsj22_with_explicit_chance_the_card_comes_before_the_time_out(engine):

@@ -121,7 +121,7 @@ def test_no_complaints_allowed_loses_at_the_first(engine):
     d = position(hands=[["SHM3"], ["XLB4"]], clock={"top": 5, "capacity": 1200, "lying": False})
     _, s = load(engine, d, achievement="gold-2")
     s.advance(5)
-    assert s.outcome == "complaints" and s.to_dict()["complaints"] == 1
+    assert s.outcome.reason == "complaints" and s.to_dict()["complaints"] == 1
 
 
 @pytest.mark.parametrize("flag", spec.NO_RULES_EFFECT)

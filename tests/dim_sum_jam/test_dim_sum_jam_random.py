@@ -78,18 +78,18 @@ def test_random_games_terminate_with_invariants(engine, opts):
     for seed in range(25):
         state = _play_one(game, seed)
         assert len(state.history) <= spec.make_config(**opts).max_game_length
-        assert state.outcome in ("win", "deck_out", "complaints")
+        assert state.outcome.reason in ("team_win", "deck_out", "complaints")
         r = state.returns()
-        assert len(set(r)) == 1 and r[0] == (1.0 if state.outcome == "win" else 0.0)
+        assert len(set(r)) == 1 and r[0] == (1.0 if state.outcome.reason == "team_win" else 0.0)
         assert state.legal_actions() == [] and state.current_player == -1
-        outcomes[state.outcome] += 1
+        outcomes[state.outcome.reason] += 1
     assert outcomes["complaints"] > 0
 
 
 def test_all_three_endings_happen_in_seeded_play(engine):
     game = engine(GAME, players=3, ticks_per_action=0)
-    outcomes = collections.Counter(_play_one(game, seed, check_every=50).outcome for seed in range(200))
-    assert set(outcomes) == {"win", "deck_out", "complaints"}
+    outcomes = collections.Counter(_play_one(game, seed, check_every=50).outcome.reason for seed in range(200))
+    assert set(outcomes) == {"team_win", "deck_out", "complaints"}
 
 
 def test_timeline_replay_reproduces_the_game(engine):

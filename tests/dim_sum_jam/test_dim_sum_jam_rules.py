@@ -192,7 +192,7 @@ def test_fulfilling_the_last_vip_wins_even_when_the_deck_is_empty(engine):
                  tables={6: (36, ["EGG1", "RRL2", "RDP3", "PCH4", None, "SPR6"])})
     _, s = load(engine, d)
     act(s, "play Shumai 3 on table 6")
-    assert s.is_terminal and s.outcome == "win" and s.to_dict()["outcome"] == "win"
+    assert s.is_terminal and s.outcome.reason == "team_win" and s.to_dict()["outcome"] == "win"
     assert s.returns() == (1.0, 1.0)
 
 
@@ -201,7 +201,7 @@ def test_empty_deck_when_a_table_needs_a_card_loses(engine):
     d = _almost_full_table_6(deck="", tables={1: (36, None)})
     _, s = load(engine, d)
     act(s, "play Shumai 3 on table 6")
-    assert s.is_terminal and s.outcome == "deck_out"
+    assert s.is_terminal and s.outcome.reason == "deck_out"
     assert s.returns() == (0.0, 0.0)
     assert s.to_dict()["tables"][5]["card"] is None
 
@@ -311,7 +311,7 @@ def test_third_complaint_from_a_time_out_loses(engine):
     _, s = load(engine, position(hands=[["SHM3"], ["XLB4"]], complaints=2,
                                  clock={"top": 5, "capacity": 1200, "lying": False}))
     s.advance(5)
-    assert s.is_terminal and s.outcome == "complaints" and s.returns() == (0.0, 0.0)
+    assert s.is_terminal and s.outcome.reason == "complaints" and s.returns() == (0.0, 0.0)
 
 
 def test_apply_may_charge_its_own_tick_cost(engine):
@@ -481,7 +481,7 @@ def test_player_whose_only_play_is_tea_may_take_the_stuck_rule(engine):
 def test_stuck_third_complaint_loses_at_once(engine):
     _, s = load(engine, _make_player_1_stuck(complaints=2))
     act(s, "play Shumai 3 on table 6")
-    assert s.is_terminal and s.outcome == "complaints"
+    assert s.is_terminal and s.outcome.reason == "complaints"
     assert s.to_dict()["phase"] == "over" and s.current_player == -1
 
 

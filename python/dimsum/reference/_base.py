@@ -164,6 +164,16 @@ class ReferenceState:
     def returns(self) -> Tuple[float, ...]:
         return self._returns()
 
+    @property
+    def outcome(self) -> Any:
+        """Why the game ended (a dimsum.Outcome from the game package's ``ending``), None before."""
+        if not self.is_terminal:
+            return None
+        from .._common import Outcome
+
+        reason, description, winners = self.game.package.ending(self.game.config, self.fields())
+        return Outcome(reason, description, self.returns(), tuple(winners))
+
     def action_name(self, action: int) -> str:
         if self.is_chance_node:
             return self.game.chance_outcome_name(action)

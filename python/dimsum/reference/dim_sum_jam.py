@@ -113,7 +113,7 @@ class Game(ReferenceGame):
         s.tea_supply, s.tea_reception = fields["tea_supply"], fields["tea_reception"]
         s.complaints, s.reverse_used = fields["complaints"], bool(fields["reverse_used"])
         s.clock = TickClock(fields["clock_capacity"], fields["clock_top"], bool(fields["clock_lying"]))
-        s.outcome = OUTCOMES[fields["outcome"]] if fields["outcome"] >= 0 else None
+        s.result = OUTCOMES[fields["outcome"]] if fields["outcome"] >= 0 else None
         return s
 
 
@@ -147,7 +147,7 @@ class State(ReferenceState):
         self.complaints = 0
         self.reverse_used = False
         self.clock = TickClock(game.config.options["glass_ticks"])
-        self.outcome: Optional[str] = None
+        self.result: Optional[str] = None  # "win", "deck_out" or "complaints" once over
         self.chance = ""               # the pending chance event (explicit mode), "" for none
         self._charge: Optional[int] = None
 
@@ -165,7 +165,9 @@ class State(ReferenceState):
     def apply(self, action: Any, ticks: Any = None) -> None:
         """Apply ``action``; ``ticks`` (default: the option's cost) is the time it took."""
         cost = None if ticks is None else self._check_ticks(ticks)
-        chance = self.is_chance_node  # a chance node takes no time, whatever the caller says
+        chance = self.is_chance_node  # a chance node takes no time: 0 or None ticks only
+        if chance and cost:
+            raise ValueError(f"a chance outcome takes no time; got ticks={cost} (give 0 or None)")
         self._charge = cost
         try:
             super().apply(action)
@@ -211,7 +213,7 @@ class State(ReferenceState):
         return self.active
 
     def _returns(self) -> Tuple[float, ...]:
-        win = 1.0 if self.outcome == "win" else 0.0
+        win = 1.0 if self.result == "win" else 0.0
         return (win,) * self.game.players
 
     # -- helpers --------------------------------------------------------------------------------
@@ -534,7 +536,7 @@ class State(ReferenceState):
         return False
 
     def _end(self, outcome: str) -> None:
-        self.outcome = outcome
+        self.result = outcome
         self.phase = "over"
         self.discarder, self.resume, self.draw_pending = -1, "", False
 
@@ -686,8 +688,8 @@ class State(ReferenceState):
         obs[at["turn"]:at["turn"] + 6] = [float(self.direction == -1), float(self.case3), self.redraws,
                                           float(self.draw_pending), float(self.reverse_used),
                                           rel(self.discarder) if self.discarder >= 0 else -1.0]
-        if self.outcome:
-            obs[at["outcome"] + OUTCOMES.index(self.outcome)] = 1.0
+        if self.result:
+            obs[at["outcome"] + OUTCOMES.index(self.result)] = 1.0
         return [float(x) for x in obs]
 
     def resample(self, player: int, seed: int) -> "State":
@@ -734,9 +736,9 @@ class State(ReferenceState):
             "cards_out": self.out, "tea_supply": self.tea_supply, "tea_reception": self.tea_reception,
             "complaints": self.complaints, "reverse_used": int(self.reverse_used), "clock_top": self._clock.top,
             "clock_capacity": self._clock.capacity, "clock_lying": int(self._clock.lying),
-            "outcome": OUTCOMES.index(self.outcome) if self.outcome else -1, "rng": list(self.rng.state()),
+            "outcome": OUTCOMES.index(self.result) if self.result else -1, "rng": list(self.rng.state()),
             "chance": CHANCE_EVENTS.index(self.chance) + 1 if self.chance else 0, "shuffle_left": self.deck.count("?"),
         }
 
     def __repr__(self) -> str:
-        return f"<dim_sum_jam State phase={self.phase} active={self.active} outcome={self.outcome}>"
+        return f"<dim_sum_jam State phase={self.phase} active={self.active} outcome={self.result}>"

@@ -455,12 +455,6 @@ def _make_state_class() -> type:
             return ClockView(TickClock.of_valid(self.field("clock_capacity"), self.field("clock_top"),
                                                 bool(self.field("clock_lying"))))
 
-        @property
-        def outcome(self) -> Any:
-            """None while the game runs, else 'win', 'deck_out' or 'complaints'."""
-            k = self.field("outcome")
-            return None if k < 0 else OUTCOMES[k]
-
     DimSumJamState.__name__ = DimSumJamState.__qualname__ = "DimSumJamState"
     return DimSumJamState
 
