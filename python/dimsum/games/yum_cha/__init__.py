@@ -96,6 +96,13 @@ class Config(GameConfig):
     def declare_action(self) -> int:
         return 1 + 2 * self.num_types
 
+    # -- the chance outcomes (explicit chance): t "draw <card t>", T+p "seat p starts" -------------
+    def draw_outcome(self, t: int) -> int:
+        return t
+
+    def starter_outcome(self, seat: int) -> int:
+        return self.num_types + seat
+
 
 # ---------------------------------------------------------------------------------------------
 # The deck
@@ -186,6 +193,22 @@ def _action_names(types: Tuple[CardType, ...]) -> List[str]:
             + ["declare Yum Cha"])
 
 
+def _chance_names(types: Tuple[CardType, ...], players: int) -> List[str]:
+    """The chance outcomes (explicit chance): card types [0, T) "draw <card>" (a card of the deal
+    or of a draw from the deck), then seats [T, T + players) "seat N starts" (round 1's starter)."""
+    return [f"draw {t.name}" for t in types] + [f"seat {p} starts" for p in range(players)]
+
+
+def max_game_length(rounds: int, max_turns: int, players: int, explicit_chance: bool) -> int:
+    """A bound on the actions of a game: each turn is two actions (draw, then discard or declare);
+    explicit chance adds each round's deal (ten chance nodes a player), a chance node a turn
+    (a draw from the deck) and round 1's starter."""
+    sampled = rounds * max_turns * 2
+    if not explicit_chance:
+        return sampled
+    return sampled + rounds * (players * HAND_SIZE + max_turns) + 1
+
+
 def _max_round_points(tier_points: Tuple[int, ...], types: Tuple[CardType, ...]) -> int:
     best_tier = max(tier_points)
     best_tea = max((t.value for t in types if t.kind == KIND_TEA), default=1)
@@ -209,8 +232,8 @@ def make_config(**options: Any) -> Config:
     return Config(
         players=players, options=opts, tier_names=tier_names, tier_points=tier_points, types=types,
         action_space=ActionSpace(_action_names(types)),
-        # each turn is two actions (draw, then discard or declare)
-        max_game_length=rounds * max_turns * 2,
+        chance_space=ActionSpace(_chance_names(types, players)),
+        max_game_length=max_game_length(rounds, max_turns, players, opts["chance"] == "explicit"),
         min_return=lo, max_return=hi)
 
 
