@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 
 from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
+from .ending import ending  # noqa: F401  (state.outcome)
 
 NAME = "yum_cha"
 HAND_SIZE = 10          # rulebook: "Hand limit of 10 cards"
@@ -238,15 +239,48 @@ def make_config(**options: Any) -> Config:
 
 
 # ---------------------------------------------------------------------------------------------
+# Names for the observation's entries (state.observation_string): seats are relative, my seat
+# first ("me", then "seat+1", the next seat to my left, ...), as the observation orders them.
+
+def _relative_seats(players: int) -> List[str]:
+    return ["me"] + [f"seat+{k}" for k in range(1, players)]
+
+
+def observation_labels(cfg: Config) -> Dict[str, List[str]]:
+    cards = list(cfg.type_names)
+    seats = _relative_seats(cfg.players)
+    return {
+        "hand": cards,
+        "centre": cards,
+        "known": [f"{seat} {card}" for seat in seats[1:] for card in cards],
+        "hand_sizes": seats,
+        "scores": seats,
+        "round": [f"round {r + 1}" for r in range(cfg.options["rounds"])],
+        "phase": ["draw", "discard or declare"],
+        "current_player": seats,
+        "last_taken": cards,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
 # A readable picture of a state, from its to_dict()
 
 def _cards(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} x{c}" if c > 1 else n for n, c in counts.items()) or "-"
 
 
+def _to_act(d: Mapping[str, Any]) -> str:
+    if d["phase"] == "over":
+        return ""
+    if d["current_player"] == -2:  # a chance node (explicit chance)
+        pending = {"starter_draw": "round 1's starter", "deal": "the next card of the deal",
+                   "deck_draw": f"player {d.get('drawer')}'s card from the deck"}[d["phase"]]
+        return f", chance to draw {pending}"
+    return f", player {d['current_player']} to act"
+
+
 def render(d: Mapping[str, Any]) -> str:
-    lines = [f"Yum Cha, round {d['round'] + 1}, turn {d['turn']}, phase {d['phase']}"
-             + ("" if d["phase"] == "over" else f", player {d['current_player']} to act")]
+    lines = [f"Yum Cha, round {d['round'] + 1}, turn {d['turn']}, phase {d['phase']}" + _to_act(d)]
     lines.append(f"deck: {sum(d['deck'].values())} cards   centre: {_cards(d['centre'])}")
     for p, hand in enumerate(d["hands"]):
         lines.append(f"player {p} ({d['scores'][p]} pts): {_cards(hand)}")
