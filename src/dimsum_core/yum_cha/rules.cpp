@@ -6,6 +6,17 @@
 #include "engine.hpp"
 #include "hashing.hpp"
 
+// Explicit chance is cold in sampled play: its paths stay out of line (YC_COLD) so that the hot
+// rules compile as they did before it existed (a random playout pays a compare or two a step),
+// and the tail of a draw they share with the hot path is always inlined there (YC_HOT).
+#if defined(_MSC_VER)
+#define YC_COLD __declspec(noinline)
+#define YC_HOT __forceinline
+#else
+#define YC_COLD __attribute__((noinline, cold))
+#define YC_HOT inline __attribute__((always_inline))
+#endif
+
 namespace dimsum::yum_cha {
 namespace {
 
@@ -130,14 +141,14 @@ void for_each_outcome(const Config& c, const State& s, F&& f) {
   }
 }
 
-bool is_chance_outcome(const Config& c, const State& s, int a) {
+YC_COLD bool is_chance_outcome(const Config& c, const State& s, int a) {
   if (s.phase == kStarterDraw) return a >= starter_outcome(c, 0) && a < starter_outcome(c, c.players);
   return a < c.num_types && s.deck.get(a) > 0;
 }
 
 // The card a player holds after drawing it (from the deck or the centre): the discard phase,
 // unless auto_declare ends the round on a complete hand (YC-5).
-void finish_draw(const Config& c, State& s, int p, int t) {
+YC_HOT void finish_draw(const Config& c, State& s, int p, int t) {
   add_card(s, p, s.hands[p], t);
   ++s.hand_size[p];
   Keys::set(s.hash, kFPhase, s.phase, kDiscard);
@@ -145,7 +156,7 @@ void finish_draw(const Config& c, State& s, int p, int t) {
 }
 
 // Explicit mode, action 0: the player has chosen to draw from the deck; chance gives the card.
-void begin_deck_draw(State& s, int p) {
+YC_COLD void begin_deck_draw(State& s, int p) {
   set_drawer(s, p);
   Keys::set(s.hash, kFCurrent, s.current, kChancePlayer);
   Keys::set(s.hash, kFPhase, s.phase, kDeckDraw);
@@ -153,7 +164,14 @@ void begin_deck_draw(State& s, int p) {
 
 // Explicit mode: resolves the pending event with `outcome` and goes on where the sampled rules
 // would have gone on after the same draw.
-void apply_chance(const Config& c, State& s, int outcome) {
+// legal_actions at a chance node: the outcomes of chance_outcomes, in the same order.
+YC_COLD int chance_legal_actions(const Config& c, const State& s, int16_t* out) {
+  int n = 0;
+  for_each_outcome(c, s, [&](int outcome, int) { out[n++] = static_cast<int16_t>(outcome); });
+  return n;
+}
+
+YC_COLD void apply_chance(const Config& c, State& s, int outcome) {
   if (s.phase == kStarterDraw) {  // YC-11: round 1's starter; the deal follows
     Keys::set(s.hash, kFStarter, s.starter, outcome - starter_outcome(c, 0));
     Keys::set(s.hash, kFPhase, s.phase, kDeal);
@@ -198,10 +216,6 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   int n = 0;
-  if (is_chance_phase(s.phase)) [[unlikely]] {
-    for_each_outcome(c, s, [&](int outcome, int) { out[n++] = static_cast<int16_t>(outcome); });
-    return n;
-  }
   if (s.phase == kDraw) {
     // YC-1: the deck, or any card of the centre
     if (s.deck_size) out[n++] = 0;
@@ -213,6 +227,8 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
     });
     if (is_complete_hand(c, s.hands[s.current], s.hand_size[s.current]))
       out[n++] = static_cast<int16_t>(c.declare_action());  // YC-4, YC-5
+  } else if (is_chance_phase(s.phase)) [[unlikely]] {
+    return chance_legal_actions(c, s, out);
   }
   return n;
 }
