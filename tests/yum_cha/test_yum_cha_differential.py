@@ -21,6 +21,19 @@ CASES = [
 ]
 
 
+# The same rules with every random event a chance node (explicit chance): fewer games, as each
+# deal is ten steps a player; the chooser draws outcomes by their weights.
+EXPLICIT_CASES = [
+    (dict(players=p, rounds=2, max_turns_per_round=40, chance="explicit"), 40) for p in range(2, 7)
+] + [
+    (dict(players=4, rounds=1, max_turns_per_round=60, auto_declare=True, chance="explicit"), 40),
+    (dict(players=3, rounds=2, max_turns_per_round=40, forbid_immediate_return=True, chance="explicit"), 30),
+    (dict(players=5, rounds=1, max_turns_per_round=120, deck_out="reshuffle_centre", chance="explicit"), 30),
+    (dict(players=6, rounds=1, max_turns_per_round=120, deck_out="centre_only", chance="explicit"), 30),
+    (dict(players=3, rounds=1, max_turns_per_round=40, reward="score", first_player=1, chance="explicit"), 30),
+]
+
+
 def play_both(options, seed):
     final = play_in_lockstep("yum_cha", options, seed, choose=choose)
     return sum(final["declarations"])
@@ -33,6 +46,24 @@ def test_core_and_reference_agree_step_by_step(options, games):
     for seed in range(games):
         declared += play_both(options, seed)
     assert declared > 0  # the scoring paths were really exercised
+
+
+@pytest.mark.parametrize("options,games", EXPLICIT_CASES, ids=lambda x: str(x) if isinstance(x, int) else
+                         ",".join(f"{k}={v}" for k, v in x.items()))
+def test_core_and_reference_agree_step_by_step_with_explicit_chance(options, games):
+    declared = 0
+    for seed in range(games):
+        declared += play_both(options, seed)
+    assert declared > 0
+
+
+def test_explicit_chance_games_stop_at_every_random_event():
+    """In lockstep, the chance nodes are really visited: a starter, whole deals, deck draws."""
+    phases = []
+    play_in_lockstep("yum_cha", dict(players=3, rounds=2, max_turns_per_round=30, chance="explicit"), 5,
+                     choose=choose, on_step=lambda d: phases.append(d["phase"]))
+    assert phases[0] == "starter_draw" and phases[1:31] == ["deal"] * 30 and phases[31] == "draw"
+    assert phases.count("deal") == 2 * 30 and "deck_draw" in phases
 
 
 def test_differential_cases_cover_two_thousand_games_and_every_player_count():

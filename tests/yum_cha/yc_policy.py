@@ -16,8 +16,19 @@ def hand_value(cfg, counts):
     return 3 * sum(max_distinct_triples(c) for c in per_tier) + tea_pair
 
 
+def chance_weights(cfg, state_dict, outcomes):
+    """The weights of the outcomes of a chance node, read off the dict: a seat for the starter
+    (1 each), a card type for a dealt or drawn card (its copies left in the deck)."""
+    if state_dict["phase"] == "starter_draw":
+        return [1] * len(outcomes)
+    return [state_dict["deck"][cfg.type_names[t]] for t in outcomes]
+
+
 def choose(cfg, state_dict, legal, rng, randomness=0.25):
-    """An action for the player to act: declare if possible, else improve the hand, else random."""
+    """An action for the player to act: declare if possible, else improve the hand, else random.
+    At a chance node (explicit chance), an outcome drawn by its weight, as sampled play would."""
+    if state_dict["current_player"] == -2:
+        return legal[rng.draw_index(chance_weights(cfg, state_dict, legal))]
     if rng.bounded(1000) < randomness * 1000:
         return legal[rng.bounded(len(legal))]
     if cfg.declare_action in legal:

@@ -10,19 +10,27 @@ dimsum.games.yum_cha). Randomness, in the order it is consumed:
 
 The deck is a multiset drawn from uniformly, not a shuffled list: the same distribution,
 and it makes resampling natural.
+
+With ``chance="explicit"`` each of these events is a chance node instead (phase
+``starter_draw``, ``deal`` or ``deck_draw``, ``current_player`` CHANCE): its outcomes are the
+seats ("seat N starts") or the card types ("draw <card>") with their weights, and the rules go on
+from the chosen outcome exactly where the sampled draw would have gone on.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
 
-from .._common import TERMINAL, check_int, check_seed
+from .._common import CHANCE, TERMINAL, check_int, check_seed
 from ..games import yum_cha as spec
 from ..games.yum_cha.state_dict import PHASES
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 
 DRAW, DISCARD, OVER = "draw", "discard", "over"
+# explicit chance: the phases of a pending random event
+STARTER_DRAW, DEAL, DECK_DRAW = "starter_draw", "deal", "deck_draw"
+CHANCE_PHASES = (STARTER_DRAW, DEAL, DECK_DRAW)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,6 +107,10 @@ class Game(ReferenceGame):
         state = State(self, Rng(check_seed(seed)))
         cfg = self.config
         first = cfg.options["first_player"]
+        if first is None and cfg.explicit_chance:
+            state._start_round()                 # the deck gathered; the deal waits for the starter
+            state.phase = STARTER_DRAW
+            return state
         state.starter = state.rng.bounded(cfg.players) if first is None else first
         state._start_round()
         return state
@@ -135,6 +147,7 @@ class State(ReferenceState):
         self.best_round = [0] * n
         self.last_round = [0] * n
         self.last_declarer = -1
+        self.drawer = -1                             # explicit chance: whose deck draw is pending
 
     # -- rounds ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -144,13 +157,21 @@ class State(ReferenceState):
         self.centre = [0] * cfg.num_types
         self.hands = [[0] * cfg.num_types for _ in range(cfg.players)]
         self.known = [[0] * cfg.num_types for _ in range(cfg.players)]
+        self.turn = 0
+        self.last_taken = self.last_discard = -1
+        if cfg.explicit_chance:
+            self.phase, self.current = DEAL, CHANCE  # one chance node a card
+            return
         for p in range(cfg.players):
             for _ in range(spec.HAND_SIZE):
                 t = self.rng.draw_index(self.deck)
                 self.deck[t] -= 1
                 self.hands[p][t] += 1
-        self.phase, self.current, self.turn = DRAW, self.starter, 0
-        self.last_taken = self.last_discard = -1
+        self.phase, self.current = DRAW, self.starter
+
+    def _deal_receiver(self) -> int:
+        """Who gets the next card of a deal: seat 0's ten come first, then seat 1's, ..."""
+        return next((p for p, hand in enumerate(self.hands) if sum(hand) < spec.HAND_SIZE), -1)
 
     def _end_round(self, declarer: int) -> None:
         """Score the round (declarer = -1: a washout), then deal the next or end the game."""
@@ -197,8 +218,18 @@ class State(ReferenceState):
     def _current_player(self) -> int:
         return self.current
 
+    def _chance_outcomes(self) -> List[Tuple[int, int]]:
+        cfg = self.cfg
+        if self.phase == STARTER_DRAW:                       # YC-11: each seat alike
+            return [(cfg.starter_outcome(p), 1) for p in range(cfg.players)]
+        if self.phase in (DEAL, DECK_DRAW):                  # one card of the deck: its copies
+            return [(t, n) for t, n in enumerate(self.deck) if n]
+        return []
+
     def _legal_actions(self) -> List[int]:
         cfg = self.cfg
+        if self.phase in CHANCE_PHASES:
+            return [o for o, _ in self._chance_outcomes()]
         hand = self.hands[self.current]
         if self.phase == DRAW:
             # YC-1: the deck, or any card of the centre
@@ -215,9 +246,13 @@ class State(ReferenceState):
     def _apply(self, action: int) -> None:
         cfg = self.cfg
         p = self.current
-        hand = self.hands[p]
-        if self.phase == DRAW:
+        if self.phase in CHANCE_PHASES:
+            self._apply_chance(action)
+        elif self.phase == DRAW:
             if action == cfg.draw_action:
+                if cfg.explicit_chance:                      # chance gives the card
+                    self.phase, self.current, self.drawer = DECK_DRAW, CHANCE, p
+                    return
                 t = self.rng.draw_index(self.deck)
                 self.deck[t] -= 1
             else:
@@ -225,19 +260,41 @@ class State(ReferenceState):
                 self.centre[t] -= 1
                 self.known[p][t] += 1
                 self.last_taken = t
-            hand[t] += 1
-            self.phase = DISCARD
-            if cfg.options["auto_declare"] and is_complete_hand(cfg, hand):
-                self._end_round(p)
+            self._finish_draw(p, t)
         elif action == cfg.declare_action:
             self._end_round(p)
         else:
             t = action - cfg.discard_action(0)
+            hand = self.hands[p]
             hand[t] -= 1
             self.known[p][t] = max(0, self.known[p][t] - 1)   # the others can no longer be sure
             self.centre[t] += 1
             self.last_discard = t
             self._end_turn()
+
+    def _finish_draw(self, p: int, t: int) -> None:
+        """p holds the drawn card: the discard phase, unless auto_declare ends the round (YC-5)."""
+        hand = self.hands[p]
+        hand[t] += 1
+        self.phase = DISCARD
+        if self.cfg.options["auto_declare"] and is_complete_hand(self.cfg, hand):
+            self._end_round(p)
+
+    def _apply_chance(self, outcome: int) -> None:
+        """The pending event's outcome; then the rules go on as after the sampled draw."""
+        if self.phase == STARTER_DRAW:
+            self.starter = outcome - self.cfg.starter_outcome(0)
+            self.phase = DEAL
+            return
+        self.deck[outcome] -= 1
+        if self.phase == DEAL:
+            self.hands[self._deal_receiver()][outcome] += 1
+            if self._deal_receiver() < 0:                    # the deal is over: the starter draws
+                self.phase, self.current = DRAW, self.starter
+            return
+        p, self.drawer = self.drawer, -1                     # DECK_DRAW
+        self.current = p
+        self._finish_draw(p, outcome)
 
     def _returns(self) -> Tuple[float, ...]:
         cfg = self.cfg
@@ -315,5 +372,5 @@ class State(ReferenceState):
             "last_taken": self.last_taken, "last_discard": self.last_discard, "scores": list(self.scores),
             "declarations": list(self.declarations), "best_round": list(self.best_round),
             "last_round": list(self.last_round), "last_declarer": self.last_declarer,
-            "rng": list(self.rng.state()),
+            "drawer": self.drawer, "rng": list(self.rng.state()),
         }

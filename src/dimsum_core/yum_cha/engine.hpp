@@ -19,7 +19,10 @@ inline constexpr int kHandSize = 10;   // rulebook: hand limit of 10; 11 held be
 
 enum Kind : uint8_t { kDimSum = 0, kTea = 1, kTakeaway = 2 };
 enum DeckOut : uint8_t { kWashout = 0, kReshuffleCentre = 1, kCentreOnly = 2 };
-enum Phase : int8_t { kDraw = 0, kDiscard = 1, kOver = 2 };
+// Phases 3-5 are chance nodes, reached only in explicit chance mode (current is kChancePlayer):
+// the round-1 starter to draw, the next card of a deal, the card of a draw from the deck.
+enum Phase : int8_t { kDraw = 0, kDiscard = 1, kOver = 2, kStarterDraw = 3, kDeal = 4, kDeckDraw = 5 };
+constexpr bool is_chance_phase(int phase) { return phase >= kStarterDraw; }
 
 struct Config {
   int8_t players, rounds, first_player, num_types, num_tiers;
@@ -55,9 +58,15 @@ struct State {
   uint16_t turn;
   uint8_t deck_size, centre_size;
   int8_t round, phase, current, starter, last_taken, last_discard, last_declarer;
-  uint8_t reserved_[5];  // always zero: no padding, so equal states have equal bytes
+  // Explicit chance only (zero in sampled states, so their bytes are unchanged): 1 + the seat
+  // whose draw from the deck is pending in phase kDeckDraw, else 0. Read it with drawer().
+  uint8_t drawer_plus_one;
+  uint8_t reserved_[4];  // always zero: no padding, so equal states have equal bytes
+
+  constexpr int drawer() const { return drawer_plus_one - 1; }
 };
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
+static_assert(sizeof(State) == 552, "State's layout is kStateVersion 1's: saved bytes must stay valid");
 
 // The engine contract (common/engine.hpp says what each member must guarantee).
 struct Engine {
@@ -83,7 +92,7 @@ struct Engine {
   static void apply(const Config& c, State& s, int action);
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
-  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
+  static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside, and what a player cannot see
@@ -91,6 +100,11 @@ struct Engine {
   static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
 };
 static_assert(dimsum::Engine<Engine>);
+
+// Chance outcomes (explicit mode): card types [0, T) are "draw <card>" (a dealt card or the card
+// drawn from the deck), then seats [T, T + players) are "seat N starts" (round 1's starter).
+constexpr int starter_outcome(const Config& c, int seat) { return c.num_types + seat; }
+constexpr int num_chance_outcomes(const Config& c) { return c.num_types + c.players; }
 
 // Hand arithmetic (scoring.cpp), exposed for tests and bots.
 bool is_complete_hand(const Config& c, const Counts64& hand, int hand_size);

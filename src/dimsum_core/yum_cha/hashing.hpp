@@ -29,11 +29,22 @@ constexpr uint64_t holder_key(int holder, const Counts64& c) {
 }
 
 enum Field : int {
-  kFRound = 1, kFPhase, kFCurrent, kFStarter, kFTurn, kFLastTaken, kFLastDiscard, kFLastDeclarer,
+  kFRound = 1, kFPhase, kFCurrent, kFStarter, kFTurn, kFLastTaken, kFLastDiscard, kFLastDeclarer, kFDrawer,
   kFScore = 16, kFBestRound = 24, kFLastRound = 32, kFDeclarations = 40,
 };
 
 using Keys = ScalarKeys<kSalt>;
+
+// The pending drawer (explicit chance) is keyed only while set, so that a sampled state, where it
+// is always unset, keeps the key it had before explicit chance existed.
+constexpr uint64_t drawer_key(uint8_t drawer_plus_one) {
+  return drawer_plus_one ? Keys::key(kFDrawer, drawer_plus_one) : 0;
+}
+
+inline void set_drawer(State& s, int drawer) {
+  s.hash ^= drawer_key(s.drawer_plus_one) ^ drawer_key(static_cast<uint8_t>(drawer + 1));
+  s.drawer_plus_one = static_cast<uint8_t>(drawer + 1);
+}
 
 inline void add_card(State& s, int holder, Counts64& where, int type) {
   const int word = type >> 4;

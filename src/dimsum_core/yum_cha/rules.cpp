@@ -6,6 +6,17 @@
 #include "engine.hpp"
 #include "hashing.hpp"
 
+// Explicit chance is cold in sampled play: its paths stay out of line (YC_COLD) so that the hot
+// rules compile as they did before it existed (a random playout pays a compare or two a step),
+// and the tail of a draw they share with the hot path is always inlined there (YC_HOT).
+#if defined(_MSC_VER)
+#define YC_COLD __declspec(noinline)
+#define YC_HOT __forceinline
+#else
+#define YC_COLD __attribute__((noinline, cold))
+#define YC_HOT inline __attribute__((always_inline))
+#endif
+
 namespace dimsum::yum_cha {
 namespace {
 
@@ -18,6 +29,7 @@ void deal_card(State& s, int player) {
 }
 
 // YC-12: gather every card, reshuffle, deal ten to each player; the starter draws first.
+// In explicit chance mode the deal is left to chance nodes instead, one card each (phase kDeal).
 void start_round(const Config& c, State& s) {
   s.deck = c.full_deck;
   s.deck_size = static_cast<uint8_t>(c.total_cards);
@@ -28,14 +40,28 @@ void start_round(const Config& c, State& s) {
     s.known[p].clear();
     s.hand_size[p] = 0;
   }
-  s.phase = kDraw;
-  s.current = s.starter;
   s.turn = 0;
   s.last_taken = s.last_discard = -1;
+  if (c.explicit_chance) {
+    s.phase = kDeal;
+    s.current = kChancePlayer;
+    s.hash = Engine::compute_hash(c, s);
+    return;
+  }
+  s.phase = kDraw;
+  s.current = s.starter;
   s.hash = 0;
   for (int p = 0; p < c.players; ++p)
     for (int k = 0; k < kHandSize; ++k) deal_card(s, p);
   s.hash = Engine::compute_hash(c, s);
+}
+
+// The seat that receives the next card of a deal: seat 0's ten cards come first, then seat 1's...
+// (the order of the sampled deal), so it follows from the hand sizes; -1 once all are dealt.
+int deal_receiver(const Config& c, const State& s) {
+  for (int p = 0; p < c.players; ++p)
+    if (s.hand_size[p] < kHandSize) return p;
+  return -1;
 }
 
 // Scores the round (declarer -1: a washout), then deals the next or ends the game.
@@ -102,15 +128,89 @@ int forbidden_discard(const Config& c, const State& s) {
   return kinds > 1 ? s.last_taken : -1;
 }
 
+// -- explicit chance (engine.hpp, "Chance"): the events the sampled rules draw from s.rng --------
+
+// Calls f(outcome, weight) for every outcome of the pending chance event, ascending: a seat for
+// the round-1 starter (1 each), a card type for a dealt or drawn card (its count in the deck).
+template <class F>
+void for_each_outcome(const Config& c, const State& s, F&& f) {
+  if (s.phase == kStarterDraw) {
+    for (int p = 0; p < c.players; ++p) f(starter_outcome(c, p), 1);
+  } else if (s.phase == kDeal || s.phase == kDeckDraw) {
+    s.deck.for_each_present([&](int t) { f(t, s.deck.get(t)); });
+  }
+}
+
+YC_COLD bool is_chance_outcome(const Config& c, const State& s, int a) {
+  if (s.phase == kStarterDraw) return a >= starter_outcome(c, 0) && a < starter_outcome(c, c.players);
+  return a < c.num_types && s.deck.get(a) > 0;
+}
+
+// The card a player holds after drawing it (from the deck or the centre): the discard phase,
+// unless auto_declare ends the round on a complete hand (YC-5).
+YC_HOT void finish_draw(const Config& c, State& s, int p, int t) {
+  add_card(s, p, s.hands[p], t);
+  ++s.hand_size[p];
+  Keys::set(s.hash, kFPhase, s.phase, kDiscard);
+  if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
+}
+
+// Explicit mode, action 0: the player has chosen to draw from the deck; chance gives the card.
+YC_COLD void begin_deck_draw(State& s, int p) {
+  set_drawer(s, p);
+  Keys::set(s.hash, kFCurrent, s.current, kChancePlayer);
+  Keys::set(s.hash, kFPhase, s.phase, kDeckDraw);
+}
+
+// Explicit mode: resolves the pending event with `outcome` and goes on where the sampled rules
+// would have gone on after the same draw.
+// legal_actions at a chance node: the outcomes of chance_outcomes, in the same order.
+YC_COLD int chance_legal_actions(const Config& c, const State& s, int16_t* out) {
+  int n = 0;
+  for_each_outcome(c, s, [&](int outcome, int) { out[n++] = static_cast<int16_t>(outcome); });
+  return n;
+}
+
+YC_COLD void apply_chance(const Config& c, State& s, int outcome) {
+  if (s.phase == kStarterDraw) {  // YC-11: round 1's starter; the deal follows
+    Keys::set(s.hash, kFStarter, s.starter, outcome - starter_outcome(c, 0));
+    Keys::set(s.hash, kFPhase, s.phase, kDeal);
+    return;
+  }
+  const int t = outcome;
+  s.deck.sub(t);
+  --s.deck_size;
+  if (s.phase == kDeal) {
+    const int p = deal_receiver(c, s);
+    add_card(s, p, s.hands[p], t);
+    ++s.hand_size[p];
+    if (deal_receiver(c, s) < 0) {  // the last card of the deal: the starter draws first
+      Keys::set(s.hash, kFPhase, s.phase, kDraw);
+      Keys::set(s.hash, kFCurrent, s.current, s.starter);
+    }
+    return;
+  }
+  const int p = s.drawer();  // kDeckDraw
+  set_drawer(s, -1);
+  Keys::set(s.hash, kFCurrent, s.current, p);
+  finish_draw(c, s, p, t);
+}
+
 }  // namespace
 
 void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s = State{};
   s.rng = Rng::from_seed(seed);
-  // YC-11: round 1's starter is configured or drawn (before the deal)
-  s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : uniform_seat(s.rng, c.players));
   s.round = 0;
   s.last_declarer = -1;
+  if (c.first_player < 0 && c.explicit_chance) {
+    // the starter is the first chance node, before the deal's (starter stays 0 until drawn)
+    start_round(c, s);
+    Keys::set(s.hash, kFPhase, s.phase, kStarterDraw);
+    return;
+  }
+  // YC-11: round 1's starter is configured or drawn (before the deal)
+  s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : uniform_seat(s.rng, c.players));
   start_round(c, s);
 }
 
@@ -127,6 +227,8 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
     });
     if (is_complete_hand(c, s.hands[s.current], s.hand_size[s.current]))
       out[n++] = static_cast<int16_t>(c.declare_action());  // YC-4, YC-5
+  } else if (is_chance_phase(s.phase)) [[unlikely]] {
+    return chance_legal_actions(c, s, out);
   }
   return n;
 }
@@ -137,6 +239,7 @@ bool Engine::is_legal(const Config& c, const State& s, int a) {
     if (a == 0) return s.deck_size > 0;
     return a <= c.num_types && s.centre.get(a - 1) > 0;
   }
+  if (is_chance_phase(s.phase)) return is_chance_outcome(c, s, a);
   if (s.phase != kDiscard) return false;
   if (a == c.declare_action()) return is_complete_hand(c, s.hands[s.current], s.hand_size[s.current]);
   const int t = a - c.discard_action(0);
@@ -148,6 +251,7 @@ void Engine::apply(const Config& c, State& s, int a) {
   if (s.phase == kDraw) {
     int t;
     if (a == 0) {
+      if (c.explicit_chance) return begin_deck_draw(s, p);
       t = draw_kind(s.rng, s.deck, s.deck_size);
       s.deck.sub(t);
       --s.deck_size;
@@ -158,12 +262,11 @@ void Engine::apply(const Config& c, State& s, int a) {
       add_card(s, kHolderKnown + p, s.known[p], t);
       Keys::set(s.hash, kFLastTaken, s.last_taken, t);
     }
-    add_card(s, p, s.hands[p], t);
-    ++s.hand_size[p];
-    Keys::set(s.hash, kFPhase, s.phase, kDiscard);
-    if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
+    finish_draw(c, s, p, t);
     return;
   }
+  if (is_chance_phase(s.phase)) [[unlikely]]
+    return apply_chance(c, s, a);
   if (a == c.declare_action()) return end_round(c, s, p);
   const int t = a - c.discard_action(0);
   remove_card(s, p, s.hands[p], t);
@@ -173,6 +276,15 @@ void Engine::apply(const Config& c, State& s, int a) {
   ++s.centre_size;
   Keys::set(s.hash, kFLastDiscard, s.last_discard, t);
   end_turn(c, s);
+}
+
+int Engine::chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights) {
+  int n = 0;
+  for_each_outcome(c, s, [&](int outcome, int weight) {
+    outcomes[n] = static_cast<int16_t>(outcome);
+    weights[n++] = static_cast<uint32_t>(weight);
+  });
+  return n;
 }
 
 void Engine::returns(const Config& c, const State& s, double* out) {
@@ -204,7 +316,8 @@ uint64_t Engine::compute_hash(const Config& c, const State& s) {
   h ^= holder_key(kHolderCentre, s.centre);
   h ^= Keys::key(kFRound, s.round) ^ Keys::key(kFPhase, s.phase) ^ Keys::key(kFCurrent, s.current) ^
        Keys::key(kFStarter, s.starter) ^ Keys::key(kFTurn, s.turn) ^ Keys::key(kFLastTaken, s.last_taken) ^
-       Keys::key(kFLastDiscard, s.last_discard) ^ Keys::key(kFLastDeclarer, s.last_declarer);
+       Keys::key(kFLastDiscard, s.last_discard) ^ Keys::key(kFLastDeclarer, s.last_declarer) ^
+       drawer_key(s.drawer_plus_one);
   return h;
 }
 

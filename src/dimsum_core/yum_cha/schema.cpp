@@ -56,10 +56,13 @@ constexpr Bounds kCardCount{0, 15};
 constexpr SF kFields[] = {
     Member::state<&State::round>("round", "the round being played (= rounds once the game is over)",
         [](const Config& c) { return Bounds{0, c.rounds}; }),
-    Member::state<&State::phase>("phase", "0 draw, 1 discard (or declare), 2 over",
-        [](const Config&) { return Bounds{kDraw, kOver}; }),
-    Member::state<&State::current>("current_player", "the seat to act, -1 once the game is over",
-        [](const Config& c) { return Bounds{-1, c.players - 1}; }),
+    Member::state<&State::phase>("phase",
+        "0 draw, 1 discard (or declare), 2 over; explicit chance only, a chance node: 3 round 1's starter "
+        "to draw, 4 the next card of the deal, 5 the card of a draw from the deck",
+        [](const Config& c) { return Bounds{kDraw, c.explicit_chance ? kDeckDraw : kOver}; }),
+    Member::state<&State::current>("current_player",
+        "the seat to act, -1 once the game is over, -2 at a chance node (explicit chance)",
+        [](const Config& c) { return Bounds{c.explicit_chance ? kChancePlayer : -1, c.players - 1}; }),
     Member::state<&State::starter>("starter", "the seat that started this round",
         [](const Config& c) { return Bounds{0, c.players - 1}; }),
     Member::state<&State::turn>("turn", "turns played in this round",
@@ -92,6 +95,11 @@ constexpr SF kFields[] = {
         [](const Config&) { return kBigCount; }),
     Member::state<&State::last_declarer>("last_declarer", "the seat that declared last, -1 none",
         [](const Config& c) { return Bounds{-1, c.players - 1}; }),
+    {"drawer", "the seat whose draw from the deck chance is resolving (phase 5, explicit chance), else -1",
+     [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{-1, c.explicit_chance ? c.players - 1 : -1}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.drawer(); },
+     [](const Config&, State& s, int, int64_t v) { s.drawer_plus_one = static_cast<uint8_t>(v + 1); }},
     {"rng", "the generator's four state words", [](const Config&) { return vector(4); },
      [](const Config&) { return Bounds{0, 0}; },
      [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
@@ -114,9 +122,10 @@ constexpr OS kObservation[] = {
      [](const Config& c) { return Bounds{0, c.total_cards}; }},
     {"scores", "point totals, my seat first", players, [](const Config&) { return kBigCount; }},
     {"round", "one-hot: the round being played", [](const Config& c) { return static_cast<int>(c.rounds); }, one_hot},
-    {"phase", "one-hot: the current player must draw / must discard or declare", [](const Config&) { return 2; },
+    {"phase", "one-hot: the current player must draw / must discard or declare (both 0 at a chance node)",
+     [](const Config&) { return 2; }, one_hot},
+    {"current_player", "one-hot: whose turn, my seat first (all 0 at a chance node and once over)", players,
      one_hot},
-    {"current_player", "one-hot: whose turn, my seat first", players, one_hot},
     {"last_taken", "one-hot: the card the current player took from the centre this turn", types, one_hot},
     {"turn", "turns played in this round", [](const Config&) { return 1; },
      [](const Config& c) { return Bounds{0, c.max_turns}; }},
@@ -174,9 +183,22 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
   return true;
 }
 
+namespace {
+
+// A game is at most `rounds` rounds of at most max_turns turns of two actions. Explicit chance adds
+// per round the deal's chance nodes (ten a player) and one a turn (a draw from the deck), and the
+// round-1 starter.
+int max_game_length(const Config& c) {
+  const int sampled = c.rounds * c.max_turns * 2;
+  if (!c.explicit_chance) return sampled;
+  return sampled + c.rounds * (c.players * kHandSize + c.max_turns) + 1;
+}
+
+}  // namespace
+
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.rounds * c.max_turns * 2, 0 /* TODO(chance): num_chance_outcomes */};
+                    max_game_length(c), num_chance_outcomes(c)};
 }
 
 // The sizes the fields do not carry.

@@ -37,6 +37,47 @@ bool cards_conserved(const Config& c, const State& s) {
   return true;
 }
 
+// Between turns every hand holds 10 cards; while discarding the current player's holds 11; once
+// over, the declarer's may (YC-4).
+bool hand_sizes_fit(const Config& c, const State& s, char* err, int errlen) {
+  int long_hands = 0;
+  for (int p = 0; p < c.players; ++p) {
+    if (s.hand_size[p] == kHandSize + 1) ++long_hands;
+    else if (s.hand_size[p] != kHandSize)
+      return fail(err, errlen, "yum_cha state field 'hands': player %d holds %d cards; %d, or %d before discarding", p,
+                  s.hand_size[p], kHandSize, kHandSize + 1);
+  }
+  const int expected_long = s.phase == kDiscard ? 1 : 0;
+  if (s.phase == kOver ? long_hands > 1
+                       : (long_hands != expected_long || (expected_long && s.hand_size[s.current] != kHandSize + 1)))
+    return fail(err, errlen, "yum_cha state field 'hands': %d hands of %d cards in phase %d; only the current player's, "
+                "and only while they must discard (or the declarer's, once over)", long_hands, kHandSize + 1, s.phase);
+  return true;
+}
+
+// Explicit chance, before or during a deal (phases 3 and 4): nothing played yet this round, and
+// the hands filled seat by seat, ten cards each, the deal's order (rules.cpp, deal_receiver).
+bool deal_in_progress(const Config& c, const State& s, char* err, int errlen) {
+  bool known = false;
+  for (int p = 0; p < c.players; ++p) known |= !s.known[p].empty();
+  if (s.centre_size || known || s.turn || s.last_discard >= 0)
+    return fail(err, errlen, "yum_cha state field 'centre': cards in the centre or known, or turns played, in phase "
+                "%d (a deal pending); a deal comes before the round's first turn", s.phase);
+  int receiver = -1;  // the first seat still short of ten cards
+  for (int p = 0; p < c.players; ++p) {
+    const int held = s.hand_size[p];
+    const bool fits = receiver < 0 ? held <= kHandSize : held == 0;
+    if (!fits || (s.phase == kStarterDraw && held))
+      return fail(err, errlen, "yum_cha state field 'hands': player %d holds %d cards in phase %d; the deal fills "
+                  "the hands seat by seat, ten each (none before the starter is drawn)", p, held, s.phase);
+    if (receiver < 0 && held < kHandSize) receiver = p;
+  }
+  if (receiver < 0)
+    return fail(err, errlen, "yum_cha state field 'phase': %d with every hand dealt; 0 draw once the deal is over",
+                s.phase);
+  return true;
+}
+
 }  // namespace
 
 // Everything a state from outside (bytes, a dict) must satisfy before the rules may touch it.
@@ -44,23 +85,26 @@ bool cards_conserved(const Config& c, const State& s) {
 bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   const int P = c.players, T = c.num_types;
   const bool over = s.phase == kOver;
-  if (s.phase < kDraw || s.phase > kOver)
-    return fail(err, errlen, "yum_cha state field 'phase': %d; 0 draw, 1 discard or 2 over", s.phase);
+  const bool chance = is_chance_phase(s.phase);
+  if (s.phase < kDraw || s.phase > kDeckDraw)
+    return fail(err, errlen, "yum_cha state field 'phase': %d; 0 draw, 1 discard, 2 over, or 3-5 a chance node",
+                s.phase);
+  if (chance && !c.explicit_chance)
+    return fail(err, errlen, "yum_cha state field 'phase': %d is a chance node; a game with sampled chance never "
+                "stops at one (0 draw, 1 discard or 2 over)", s.phase);
   if (over ? s.round != c.rounds : (s.round < 0 || s.round >= c.rounds))
     return fail(err, errlen, "yum_cha state field 'round': %d in phase %d; rounds 0-%d are played, %d once over",
                 s.round, s.phase, c.rounds - 1, c.rounds);
-  if (over ? s.current != -1 : (s.current < 0 || s.current >= P))
-    return fail(err, errlen, "yum_cha state field 'current_player': %d in phase %d; a seat while playing, -1 once over",
-                s.current, s.phase);
-  if (s.starter < 0 || s.starter >= P)
-    return fail(err, errlen, "yum_cha state field 'starter': %d; a seat in [0, %d]", s.starter, P - 1);
-  if (s.turn > c.max_turns)
-    return fail(err, errlen, "yum_cha state field 'turn': %d; at most %d", s.turn, c.max_turns);
-  if (s.last_declarer < -1 || s.last_declarer >= P)
-    return fail(err, errlen, "yum_cha state field 'last_declarer': %d; a seat or -1", s.last_declarer);
-  if (s.last_taken < -1 || s.last_taken >= T || s.last_discard < -1 || s.last_discard >= T)
-    return fail(err, errlen, "yum_cha state field 'last_taken': %d (last_discard %d); a card type or -1", s.last_taken,
-                s.last_discard);
+  if (over ? s.current != -1 : chance ? s.current != kChancePlayer : (s.current < 0 || s.current >= P))
+    return fail(err, errlen, "yum_cha state field 'current_player': %d in phase %d; a seat while playing, -2 at a "
+                "chance node, -1 once over", s.current, s.phase);
+  if (s.drawer_plus_one > P || (s.phase == kDeckDraw) != (s.drawer_plus_one != 0))
+    return fail(err, errlen, "yum_cha state field 'drawer': %d in phase %d; the drawing seat in phase 5 (a draw "
+                "from the deck pending), -1 otherwise", s.drawer(), s.phase);
+  if (s.phase == kStarterDraw && (s.round != 0 || c.first_player >= 0 || s.starter != 0))
+    return fail(err, errlen, "yum_cha state field 'phase': 3 (round 1's starter to draw) in round %d with starter %d; "
+                "only before round 1's deal, with starter 0, when the config draws the starter (first_player -1)",
+                s.round, s.starter);
   if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
     return fail(err, errlen, "yum_cha state field 'rng': all zero; an all-zero generator never leaves zero");
   for (uint8_t b : s.reserved_)
@@ -92,7 +136,6 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     }
     return fail(err, errlen, "yum_cha state field 'hands': cards of unknown types in play; the types are 0-%d", T - 1);
   }
-  int long_hands = 0;
   for (int p = 0; p < P; ++p) {
     if (s.hand_size[p] != s.hands[p].total())
       return fail(err, errlen, "yum_cha state field 'hands': player %d's hand size is stale; it is the hand's total", p);
@@ -100,15 +143,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
       return fail(err, errlen, "yum_cha state field 'declarations': player %d has %d in round %d; at most one a round",
                   p, s.declarations[p], s.round);
     if (s.scores[p] < 0) return fail(err, errlen, "yum_cha state field 'scores': %d; scores are >= 0", s.scores[p]);
-    if (s.hand_size[p] == kHandSize + 1) ++long_hands;
-    else if (s.hand_size[p] != kHandSize)
-      return fail(err, errlen, "yum_cha state field 'hands': player %d holds %d cards; %d, or %d before discarding", p,
-                  s.hand_size[p], kHandSize, kHandSize + 1);
   }
-  const int expected_long = s.phase == kDiscard ? 1 : 0;
-  if (over ? long_hands > 1 : (long_hands != expected_long || (expected_long && s.hand_size[s.current] != kHandSize + 1)))
-    return fail(err, errlen, "yum_cha state field 'hands': %d hands of %d cards in phase %d; only the current player's, "
-                "and only while they must discard (or the declarer's, once over)", long_hands, kHandSize + 1, s.phase);
+  if (s.phase == kStarterDraw || s.phase == kDeal) {
+    if (!deal_in_progress(c, s, err, errlen)) return false;
+  } else if (!hand_sizes_fit(c, s, err, errlen)) {
+    return false;
+  }
   if (s.centre_size != s.centre.total() || s.deck_size != s.deck.total())
     return fail(err, errlen, "yum_cha state field 'deck': the deck or centre size is stale; it is the total");
   if (s.last_taken >= 0 && (s.phase != kDiscard || s.hands[s.current].get(s.last_taken) == 0))
@@ -116,6 +156,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
                 "the centre and discarding, while its taker still holds it", s.last_taken, s.phase);
   if (s.phase == kDraw && s.deck_size == 0 && s.centre_size == 0)
     return fail(err, errlen, "yum_cha state field 'deck': empty with an empty centre in phase draw; something to draw");
+  if (s.phase == kDeckDraw && s.deck_size == 0)
+    return fail(err, errlen, "yum_cha state field 'deck': empty while a draw from it is pending; a card to draw");
   return true;
 }
 

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 
 from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
+from .ending import ending  # noqa: F401  (state.outcome)
 
 NAME = "yum_cha"
 HAND_SIZE = 10          # rulebook: "Hand limit of 10 cards"
@@ -95,6 +96,13 @@ class Config(GameConfig):
     @property
     def declare_action(self) -> int:
         return 1 + 2 * self.num_types
+
+    # -- the chance outcomes (explicit chance): t "draw <card t>", T+p "seat p starts" -------------
+    def draw_outcome(self, t: int) -> int:
+        return t
+
+    def starter_outcome(self, seat: int) -> int:
+        return self.num_types + seat
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,6 +194,22 @@ def _action_names(types: Tuple[CardType, ...]) -> List[str]:
             + ["declare Yum Cha"])
 
 
+def _chance_names(types: Tuple[CardType, ...], players: int) -> List[str]:
+    """The chance outcomes (explicit chance): card types [0, T) "draw <card>" (a card of the deal
+    or of a draw from the deck), then seats [T, T + players) "seat N starts" (round 1's starter)."""
+    return [f"draw {t.name}" for t in types] + [f"seat {p} starts" for p in range(players)]
+
+
+def max_game_length(rounds: int, max_turns: int, players: int, explicit_chance: bool) -> int:
+    """A bound on the actions of a game: each turn is two actions (draw, then discard or declare);
+    explicit chance adds each round's deal (ten chance nodes a player), a chance node a turn
+    (a draw from the deck) and round 1's starter."""
+    sampled = rounds * max_turns * 2
+    if not explicit_chance:
+        return sampled
+    return sampled + rounds * (players * HAND_SIZE + max_turns) + 1
+
+
 def _max_round_points(tier_points: Tuple[int, ...], types: Tuple[CardType, ...]) -> int:
     best_tier = max(tier_points)
     best_tea = max((t.value for t in types if t.kind == KIND_TEA), default=1)
@@ -209,9 +233,33 @@ def make_config(**options: Any) -> Config:
     return Config(
         players=players, options=opts, tier_names=tier_names, tier_points=tier_points, types=types,
         action_space=ActionSpace(_action_names(types)),
-        # each turn is two actions (draw, then discard or declare)
-        max_game_length=rounds * max_turns * 2,
+        chance_space=ActionSpace(_chance_names(types, players)),
+        max_game_length=max_game_length(rounds, max_turns, players, opts["chance"] == "explicit"),
         min_return=lo, max_return=hi)
+
+
+# ---------------------------------------------------------------------------------------------
+# Names for the observation's entries (state.observation_string): seats are relative, my seat
+# first ("me", then "seat+1", the next seat to my left, ...), as the observation orders them.
+
+def _relative_seats(players: int) -> List[str]:
+    return ["me"] + [f"seat+{k}" for k in range(1, players)]
+
+
+def observation_labels(cfg: Config) -> Dict[str, List[str]]:
+    cards = list(cfg.type_names)
+    seats = _relative_seats(cfg.players)
+    return {
+        "hand": cards,
+        "centre": cards,
+        "known": [f"{seat} {card}" for seat in seats[1:] for card in cards],
+        "hand_sizes": seats,
+        "scores": seats,
+        "round": [f"round {r + 1}" for r in range(cfg.options["rounds"])],
+        "phase": ["draw", "discard or declare"],
+        "current_player": seats,
+        "last_taken": cards,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,9 +269,18 @@ def _cards(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} x{c}" if c > 1 else n for n, c in counts.items()) or "-"
 
 
+def _to_act(d: Mapping[str, Any]) -> str:
+    if d["phase"] == "over":
+        return ""
+    if d["current_player"] == -2:  # a chance node (explicit chance)
+        pending = {"starter_draw": "round 1's starter", "deal": "the next card of the deal",
+                   "deck_draw": f"player {d.get('drawer')}'s card from the deck"}[d["phase"]]
+        return f", chance to draw {pending}"
+    return f", player {d['current_player']} to act"
+
+
 def render(d: Mapping[str, Any]) -> str:
-    lines = [f"Yum Cha, round {d['round'] + 1}, turn {d['turn']}, phase {d['phase']}"
-             + ("" if d["phase"] == "over" else f", player {d['current_player']} to act")]
+    lines = [f"Yum Cha, round {d['round'] + 1}, turn {d['turn']}, phase {d['phase']}" + _to_act(d)]
     lines.append(f"deck: {sum(d['deck'].values())} cards   centre: {_cards(d['centre'])}")
     for p, hand in enumerate(d["hands"]):
         lines.append(f"player {p} ({d['scores'][p]} pts): {_cards(hand)}")

@@ -12,7 +12,9 @@ from typing import Any, Sequence
 
 from ..._schema import DictCodec, Key, enum, named_counts, optional_name, per_player
 
-PHASES = ("draw", "discard", "over")
+# "starter_draw", "deal" and "deck_draw" are chance nodes (explicit chance only): round 1's starter
+# to draw, the next card of a deal, the card of a draw from the deck.
+PHASES = ("draw", "discard", "over", "starter_draw", "deal", "deck_draw")
 
 
 def _card_names(cfg: Any) -> Sequence[str]:
@@ -36,5 +38,8 @@ CODEC = DictCodec("yum_cha", (
     Key("best_round"),
     Key("last_round"),
     Key("last_declarer"),
+    # explicit chance: the seat whose draw from the deck is pending (phase "deck_draw"), else -1;
+    # optional, so that dicts written before explicit chance still load
+    Key("drawer", required=False, default=-1),
     Key("rng"),
 ))
