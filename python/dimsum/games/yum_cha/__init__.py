@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
 from .ending import ending  # noqa: F401  (state.outcome)
+from .hidden_history import resample_history  # noqa: F401  (explicit mode's resample: dimsum._views)
 
 NAME = "yum_cha"
 HAND_SIZE = 10          # rulebook: "Hand limit of 10 cards"
@@ -314,4 +315,3 @@ def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
     from .state_dict import CODEC
 
     return CODEC.from_dict(cfg, d)
-from .hidden_history import resample_history  # noqa: E402,F401  (explicit mode's resample: dimsum._views)
