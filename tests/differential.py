@@ -1,6 +1,7 @@
 """Plays one seeded game on the C++ core and the reference engine in lockstep, asserting at
 every step that they agree: the dict (the whole position), legal actions, current player,
-returns, the current player's observation, and that the dict rebuilds the core's state exactly."""
+returns, the current player's observation (seat 0's at a chance node, where the chance outcomes
+must agree too), and that the dict rebuilds the core's state exactly."""
 
 import pytest
 
@@ -34,6 +35,10 @@ def play_in_lockstep(name, options, seed, choose=uniform, on_step=None, apply=No
         if a.is_terminal:
             return d
         p = a.current_player
+        if a.is_chance_node:  # explicit chance: the same outcomes and exact probabilities; seat 0's view
+            assert a.chance_outcomes(exact=True) == b.chance_outcomes(exact=True), \
+                f"{name} seed {seed} step {step}: chance outcomes differ"
+            p = 0
         assert a.observation(p).tolist() == b.observation(p), f"{name} seed {seed} step {step}: observations differ"
         action = choose(core.spec, d, legal, policy)
         for state in (a, b):
