@@ -118,7 +118,8 @@ class State(ReferenceState):
         self.plates = [0] * n          # bitmask of plated colours
         self.winner = -1
 
-    def clone(self) -> "State":
+    def clone(self, seed: Any = None) -> "State":
+        """An independent copy; with ``seed``, a search-safe one: its future draws redrawn."""
         new = State.__new__(State)
         new.__dict__.update(self.__dict__)
         new.history = list(self.history)
@@ -130,6 +131,8 @@ class State(ReferenceState):
         new.front = [list(f) for f in self.front]
         new.fish_on = list(self.fish_on)
         new.plates = list(self.plates)
+        if seed is not None:
+            new.rng = Rng(check_seed(seed))
         return new
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "State":
