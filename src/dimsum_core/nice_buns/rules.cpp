@@ -191,7 +191,7 @@ int run_cascade(const Config& c, State& s, int p) {
 }
 
 // The bun of kind k drawn for the draw die at s.die goes to its holder, whose cascade follows.
-void give_drawn(const Config& c, State& s, int k) {
+inline void give_drawn(const Config& c, State& s, int k) {
   const int p = holder_of(c, s, s.die);
   s.bag.sub(k);
   change_count(s, p, s.front[p], k, +1);
@@ -301,34 +301,38 @@ void next_setup_event(const Config& c, State& s) {
 }
 
 // Chance plays outcome `o` of the event the phase names; the game goes on exactly where the
-// sampled draw would have, to the next decision or chance node.
-void resolve_chance(const Config& c, State& s, int o) {
+// sampled draw would have. Returns true when play goes on through settle() (a bun drawn for a
+// die, the tray full again in play: the cascade that waited runs from step 1), false when the
+// next chance node or decision is already set. (apply calls settle, its only caller, so that it
+// stays inlined in the sampled path.)
+bool resolve_chance(const Config& c, State& s, int o) {
   switch (s.phase) {
     case kStartPlayerPhase:
       s.roller = static_cast<int8_t>(o - seat_outcome(c, 0));
-      return next_setup_event(c, s);
+      next_setup_event(c, s);
+      return false;
     case kTrayPhase:
       put_on_tray(s, o);
-      if (tray_wants_bun(c, s)) return;  // one chance node per missing bun
-      if (s.chooser_takes < 0) return next_setup_event(c, s);
-      s.phase = kActPhase;  // in play: the cascade that was waiting runs (from step 1)
-      return settle(c, s);
+      if (tray_wants_bun(c, s)) return false;  // one chance node per missing bun
+      if (s.chooser_takes >= 0) return true;
+      next_setup_event(c, s);
+      return false;
     case kStartingBunPhase: {
       const int p = seat_owed_a_bun(c, s);
       s.bag.sub(o);
       change_count(s, p, s.front[p], o, +1);
-      return next_setup_event(c, s);
+      next_setup_event(c, s);
+      return false;
     }
     case kRollPhase:
       s.dice[s.die] = static_cast<uint8_t>(o - face_outcome(c, s.die, 0));
-      if (++s.die < kDice) return;
+      if (++s.die < kDice) return false;
       s.die = 0;
       s.phase = kSplitPhase;
-      return;
+      return false;
     default:  // kDrawPhase
       give_drawn(c, s, o);
-      s.phase = kActPhase;
-      return settle(c, s);
+      return true;
   }
 }
 
@@ -437,6 +441,39 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.hash = compute_hash(c, s);
 }
 
+namespace {
+
+// The outcomes of the chance node s is at, ascending, with their weights when kWeights (the legal
+// list needs only the ids: no weight buffer on the decision path). 0 when s is not a chance node.
+template <bool kWeights>
+int list_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
+  int n = 0;
+  auto push = [&](int outcome, int weight) {
+    if constexpr (kWeights) weights[n] = static_cast<uint32_t>(weight);
+    out[n++] = static_cast<int16_t>(outcome);
+  };
+  // a bun of each kind in `buns` among the first `kinds`, weighted by its count
+  auto draw_from = [&](const Buns& buns, int kinds) {
+    for (int k = 0; k < kinds; ++k)
+      if (buns.get(k)) push(k, buns.get(k));
+  };
+  switch (s.phase) {
+    case kStartPlayerPhase:
+      for (int p = 0; p < c.players; ++p) push(seat_outcome(c, p), 1);
+      break;
+    case kTrayPhase: draw_from(s.bag, kColours); break;  // never a fish head (NB-10)
+    case kStartingBunPhase: draw_from(starting_choices(s, seat_owed_a_bun(c, s)), kColours); break;
+    case kRollPhase:
+      for (int f = 0; f < c.num_faces[s.die]; ++f) push(face_outcome(c, s.die, f), 1);
+      break;
+    case kDrawPhase: draw_from(s.bag, kKinds); break;  // fish heads included (NB-4)
+    default: break;
+  }
+  return n;
+}
+
+}  // namespace
+
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   switch (s.phase) {
     case kSplitPhase:
@@ -466,37 +503,12 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
       return n;
     }
     case kOver: return 0;
-    default: {  // a chance node: the outcomes
-      uint32_t weights[kMaxActions];
-      return chance_outcomes(c, s, out, weights);
-    }
+    default: return list_outcomes<false>(c, s, out, nullptr);  // a chance node: the outcomes
   }
 }
 
 int Engine::chance_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
-  int n = 0;
-  auto push = [&](int outcome, int weight) {
-    out[n] = static_cast<int16_t>(outcome);
-    weights[n++] = static_cast<uint32_t>(weight);
-  };
-  // a bun of each kind in `buns` among the first `kinds`, weighted by its count
-  auto draw_from = [&](const Buns& buns, int kinds) {
-    for (int k = 0; k < kinds; ++k)
-      if (buns.get(k)) push(k, buns.get(k));
-  };
-  switch (s.phase) {
-    case kStartPlayerPhase:
-      for (int p = 0; p < c.players; ++p) push(seat_outcome(c, p), 1);
-      break;
-    case kTrayPhase: draw_from(s.bag, kColours); break;  // never a fish head (NB-10)
-    case kStartingBunPhase: draw_from(starting_choices(s, seat_owed_a_bun(c, s)), kColours); break;
-    case kRollPhase:
-      for (int f = 0; f < c.num_faces[s.die]; ++f) push(face_outcome(c, s.die, f), 1);
-      break;
-    case kDrawPhase: draw_from(s.bag, kKinds); break;  // fish heads included (NB-4)
-    default: break;
-  }
-  return n;
+  return list_outcomes<true>(c, s, out, weights);
 }
 
 void Engine::apply(const Config& c, State& s, int a) {
@@ -525,9 +537,11 @@ void Engine::apply(const Config& c, State& s, int a) {
       else plate(c, s, s.cascade[0], a - c.plate);
       break;
     default:  // a chance node (explicit mode)
-      resolve_chance(c, s, a);
-      s.current = static_cast<int8_t>(derive_current(c, s));
-      return;
+      if (!resolve_chance(c, s, a)) {
+        s.current = static_cast<int8_t>(derive_current(c, s));
+        return;
+      }
+      break;
   }
   s.phase = kActPhase;
   settle(c, s);
