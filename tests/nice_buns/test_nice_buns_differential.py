@@ -38,6 +38,20 @@ CASES = [
 ]
 
 
+# Explicit chance mode (every random event a chance node, its outcome picked uniformly among the
+# possible ones): the chance outcomes and their exact probabilities agree at every chance node.
+CHANCE_PHASES = {"start_player", "tray", "starting_bun", "roll", "draw"}
+EXPLICIT_CASES = [
+    (dict(players=p, chance="explicit"), 40, CHANCE_PHASES | {"split", "choose", "act", "fish", "over"})
+    for p in (2, 4, 6)
+] + [
+    (dict(players=3, chance="explicit", manual_plating=True, mandatory_dice=False), 40, {"plate", "tray"}),
+    (dict(players=5, chance="explicit", fish_tiebreak="colour_order", fish_movable=False, dice=MIXED_DICE), 40,
+     {"draw", "tray", "act"}),
+    (dict(players=2, chance="explicit", start_player=1, max_turns=8), 40, {"over"} | CHANCE_PHASES - {"start_player"}),
+]
+
+
 def play_both(options, seed, seen):
     final = play_in_lockstep("nice_buns", options, seed, on_step=lambda d: seen.update([d["phase"]]))
     return final["winner"]
@@ -57,6 +71,18 @@ def test_core_and_reference_agree_step_by_step(options, games, phases):
         results["won" if winner is not None else "drawn"] += 1
     assert phases <= set(seen), f"phases never reached: {phases - set(seen)}"
     assert results["won"] > 0 or options.get("max_turns", 1000) < 10   # the win path was exercised
+
+
+@pytest.mark.parametrize("options,games,phases", EXPLICIT_CASES, ids=[_case_id(c) for c in EXPLICIT_CASES])
+def test_core_and_reference_agree_step_by_step_at_chance_nodes(options, games, phases):
+    seen = Counter()
+    results = Counter()
+    for seed in range(games):
+        winner = play_both(options, seed, seen)
+        results["won" if winner is not None else "drawn"] += 1
+    assert phases <= set(seen), f"phases never reached: {phases - set(seen)}"
+    assert "start_player" in seen or "start_player" in options
+    assert results["won"] > 0 or options.get("max_turns", 1000) < 10
 
 
 def test_differential_cases_cover_two_thousand_games_and_every_player_count():

@@ -29,16 +29,24 @@ order; a roll is ``rng.bounded(faces)``):
 
 Drawing over the colour counts only is how "a fish head drawn for the tray (or at setup) goes
 back and is redrawn" is done: the same distribution, one draw per bun, and it cannot loop.
+
+Explicit chance mode (``chance="explicit"``) stops before each of those events instead, one chance
+node per bun and per die, in the same order; the phase names the event (``START_PLAYER``, ``TRAY``,
+``STARTING_BUN``, ``ROLL`` of the die at ``die``, ``DRAW`` for the draw die at ``die``), and the
+outcome chance picks is played by the code that follows the sampled draw. The weights are the
+counts the sampled draw draws over (1 per seat, 1 per face).
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from .._common import TERMINAL, check_int, check_seed
+from .._common import CHANCE, TERMINAL, check_int, check_seed
 from ..games import nice_buns as spec
-from ..games.nice_buns import (ACT_PHASE as ACT, CHOOSE_PHASE as CHOOSE, DONE, DRAW, FISH, FISH_PHASE, GIVE, NC, NK,
-                               OVER, PLATE_PHASE, PUT_BACK, SPLIT_PHASE as SPLIT, STEAL, SWAP, TAKE)
+from ..games.nice_buns import (ACT_PHASE as ACT, CHOOSE_PHASE as CHOOSE, DONE, DRAW, DRAW_PHASE, FISH, FISH_PHASE, GIVE,
+                               NC, NK, OVER, PLATE_PHASE, PUT_BACK, ROLL_PHASE, SPLIT_PHASE as SPLIT,
+                               START_PLAYER_PHASE, STARTING_BUN_PHASE, STEAL, SWAP, TAKE, TRAY_PHASE, face_outcome,
+                               seat_outcome)
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
 
@@ -55,6 +63,13 @@ class Game(ReferenceGame):
         state = State(self, Rng(check_seed(seed)))
         rng = state.rng
         start = cfg.options["start_player"]
+        if cfg.explicit_chance:         # the same events, each a chance node
+            if start is None:
+                state.roller, state.phase = -1, START_PLAYER_PHASE
+            else:
+                state.roller = start
+                state._next_setup_event()
+            return state
         state.roller = rng.bounded(cfg.players) if start is None else start
         state.top_up_tray()
         for p in range(cfg.players):
@@ -103,7 +118,8 @@ class State(ReferenceState):
         self.plates = [0] * n          # bitmask of plated colours
         self.winner = -1
 
-    def clone(self) -> "State":
+    def clone(self, seed: Any = None) -> "State":
+        """An independent copy; with ``seed``, a search-safe one: its future draws redrawn."""
         new = State.__new__(State)
         new.__dict__.update(self.__dict__)
         new.history = list(self.history)
@@ -115,6 +131,8 @@ class State(ReferenceState):
         new.front = [list(f) for f in self.front]
         new.fish_on = list(self.fish_on)
         new.plates = list(self.plates)
+        if seed is not None:
+            new.rng = Rng(check_seed(seed))
         return new
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "State":
@@ -145,11 +163,101 @@ class State(ReferenceState):
 
     def top_up_tray(self) -> None:
         """NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour."""
-        bag, tray = self.bag, self.tray
-        while sum(tray) < self.cfg.tray_size and sum(bag[:NC]) > 0:
-            c = self.rng.draw_index(bag[:NC])
-            bag[c] -= 1
-            tray[c] += 1
+        while self._tray_wants_bun():
+            self._put_on_tray(self.rng.draw_index(self.bag[:NC]))
+
+    def _tray_wants_bun(self) -> bool:
+        return sum(self.tray) < self.cfg.tray_size and sum(self.bag[:NC]) > 0
+
+    def _put_on_tray(self, colour: int) -> None:
+        self.bag[colour] -= 1
+        self.tray[colour] += 1
+
+    def _refill_tray(self) -> bool:
+        """The tray tops up after a bun left it or buns went back to the bag: at once (sampled), or
+        explicit mode stops at a chance node per missing bun (True, the phase set)."""
+        if not self.cfg.explicit_chance:
+            self.top_up_tray()
+            return False
+        if not self._tray_wants_bun():
+            return False
+        self.phase = TRAY_PHASE
+        return True
+
+    def _await_roll(self) -> None:
+        """Explicit mode: the roll is three chance nodes, small, medium, large; unrolled dice read 0."""
+        self.dice = [0, 0, 0]
+        self.die = 0
+        self.phase = ROLL_PHASE
+
+    # -- explicit chance: the set-up (NB-1) one bun at a time ------------------------------------
+    def _starting_choices(self, p: int) -> List[int]:
+        """The colour counts seat p may get as a starting bun: the bag's, the colours p holds at 0."""
+        return [self.bag[c] if self.front[p][c] == 0 else 0 for c in range(NC)]
+
+    def _seat_owed_a_bun(self) -> int:
+        """The first seat still owed a starting bun, -1 if none: a seat is done once it holds its
+        starting buns or no colour it lacks is left (the bag only shrinks, so it stays done)."""
+        for p in range(self.cfg.players):
+            if sum(self.front[p]) < self.cfg.starting_buns and sum(self._starting_choices(p)) > 0:
+                return p
+        return -1
+
+    def _next_setup_event(self) -> None:
+        """After the start player: the tray, then the starting buns seat by seat, then the first roll."""
+        if self._tray_wants_bun():
+            self.phase = TRAY_PHASE
+        elif self._seat_owed_a_bun() >= 0:
+            self.phase = STARTING_BUN_PHASE
+        else:
+            self._await_roll()
+
+    def _chance_outcomes(self) -> List[Tuple[int, int]]:
+        cfg, ph = self.cfg, self.phase
+        if ph == START_PLAYER_PHASE:
+            return [(seat_outcome(cfg.dice, p), 1) for p in range(cfg.players)]
+        if ph == ROLL_PHASE:
+            return [(face_outcome(cfg.dice, self.die, f), 1) for f in range(len(cfg.dice[self.die]))]
+        if ph == TRAY_PHASE:
+            counts = self.bag[:NC]                        # never a fish head (NB-10)
+        elif ph == STARTING_BUN_PHASE:
+            counts = self._starting_choices(self._seat_owed_a_bun())
+        elif ph == DRAW_PHASE:
+            counts = self.bag                             # fish heads included (NB-4)
+        else:
+            return []
+        return [(k, n) for k, n in enumerate(counts) if n]
+
+    def _resolve_chance(self, o: int) -> None:
+        """Chance plays outcome ``o``; the game goes on where the sampled draw would have."""
+        cfg, ph = self.cfg, self.phase
+        if ph == START_PLAYER_PHASE:
+            self.roller = o - seat_outcome(cfg.dice, 0)
+            self._next_setup_event()
+        elif ph == TRAY_PHASE:
+            self._put_on_tray(o)
+            if self._tray_wants_bun():
+                return                                    # one chance node per missing bun
+            if self.chooser_takes < 0:                    # the set-up's tray
+                self._next_setup_event()
+            else:                                         # in play: the waiting cascade runs
+                self.phase = ACT
+                self._settle()
+        elif ph == STARTING_BUN_PHASE:
+            p = self._seat_owed_a_bun()
+            self.bag[o] -= 1
+            self.front[p][o] += 1
+            self._next_setup_event()
+        elif ph == ROLL_PHASE:
+            self.dice[self.die] = o - face_outcome(cfg.dice, self.die, 0)
+            self.die += 1
+            if self.die == DONE:
+                self.die = 0
+                self.phase = SPLIT
+        else:                                             # DRAW_PHASE
+            self._give_drawn(o)
+            self.phase = ACT
+            self._settle()
 
     # -- the turn ------------------------------------------------------------------------------
     def _enter_die(self, die: int) -> None:
@@ -168,6 +276,9 @@ class State(ReferenceState):
         self.split = self.chooser_takes = -1
         self.die, self.draws_left = 0, 0
         self.phase = SPLIT
+        if self.cfg.explicit_chance:
+            self._await_roll()
+            return
         self.roll()
 
     def _settle(self) -> None:
@@ -190,23 +301,33 @@ class State(ReferenceState):
                 self._next_turn()
                 return
             if self.face(self.die).action == DRAW:
-                self._draw_one()
+                if self._draw_one():
+                    return                     # explicit mode: the bun is a chance node
                 continue
             options = self._die_options()
             if len(options) >= 2:
                 return
             if options:
-                self._act(options[0])          # the only choice is made for the player
+                if self._act(options[0]):      # the only choice is made for the player
+                    return                     # explicit mode: the tray tops up first
             else:
                 self._enter_die(self.die + 1)  # nothing the die can do: no effect
 
-    def _draw_one(self) -> None:
-        """NB-4: one bun from the bag, then the cascade; an empty bag ends the die (NB-11)."""
+    def _draw_one(self) -> bool:
+        """NB-4: one bun from the bag, then the cascade; an empty bag ends the die (NB-11). True
+        when explicit mode stops at the draw's chance node."""
         if self.draws_left == 0 or sum(self.bag) == 0:
             self._enter_die(self.die + 1)
-            return
+            return False
+        if self.cfg.explicit_chance:
+            self.phase = DRAW_PHASE
+            return True
+        self._give_drawn(self.rng.draw_index(self.bag))
+        return False
+
+    def _give_drawn(self, k: int) -> None:
+        """The bun of kind k drawn for the draw die goes to its holder, whose cascade follows."""
         p = self.holder(self.die)
-        k = self.rng.draw_index(self.bag)
         self.bag[k] -= 1
         self.front[p][k] += 1
         self.draws_left -= 1
@@ -239,26 +360,27 @@ class State(ReferenceState):
             out.append(cfg.PASS)
         return sorted(out)
 
-    def _act(self, a: int) -> None:
-        """The holder of the current die does `a`; the pointer moves on, then the cascades run."""
+    def _act(self, a: int) -> bool:
+        """The holder of the current die does `a`; the pointer moves on, then the cascades run.
+        True when explicit mode stops first for the tray's top-up (after a take or a put back)."""
         cfg = self.cfg
         h = self.holder(self.die)
         self._enter_die(self.die + 1)
         if a == cfg.PASS:
-            return
+            return False
         if a < cfg.PUT_BACK:                                       # take a colour from the tray
             c = a - cfg.TAKE
             self.tray[c] -= 1
             self.front[h][c] += 1
-            self.top_up_tray()
             self.cascade = [h]
-        elif a < cfg.GIVE:                                         # put a bun back in the bag
+            return self._refill_tray()                             # the tray before the cascade
+        if a < cfg.GIVE:                                           # put a bun back in the bag
             k = a - cfg.PUT_BACK
             self.front[h][k] -= 1
             self.bag[k] += 1
-            self.top_up_tray()
             self.cascade = [h]
-        elif a < cfg.STEAL:
+            return self._refill_tray()
+        if a < cfg.STEAL:
             k, t = divmod(a - cfg.GIVE, cfg.players)
             self._move(h, t, k)
             self.cascade = [h, t]
@@ -272,6 +394,7 @@ class State(ReferenceState):
             self._move(h, t, mine)
             self._move(t, h, theirs)
             self.cascade = [h, t]      # NB-6: the actor's cascade first, then the other player's
+        return False
 
     def _move(self, src: int, dst: int, kind: int) -> None:
         self.front[src][kind] -= 1
@@ -282,7 +405,9 @@ class State(ReferenceState):
         """Steps 1-5 of NB-9 for seat p, repeated until nothing changes.
 
         Returns FISH_PHASE or PLATE_PHASE when the owner must decide, None when done (the
-        winner is set if p won).
+        winner is set if p won). In explicit mode TRAY_PHASE when buns went back and the tray must
+        top up first: the steps never read the tray, so _settle runs them again from step 1 after
+        the chance nodes, as ``continue`` does.
         """
         cfg = self.cfg
         c = self.front[p]
@@ -305,11 +430,15 @@ class State(ReferenceState):
             on = self.fish_on[p]
             # 2. NB-8: a set of greedy_size or more (fish included) goes back to the bag.
             if self._greedy(p, fish, coloured, on):
+                if self.phase == TRAY_PHASE:
+                    return TRAY_PHASE
                 continue
             # 3. No doubles: a coloured triple of a colour already plated goes back.
             doubled = [k for k in range(NC) if self.plates[p] >> k & 1 and c[k] == cfg.set_size]
             if doubled:
                 self._to_bag(p, doubled[0], cfg.set_size, 0)
+                if self.phase == TRAY_PHASE:
+                    return TRAY_PHASE
                 continue
             # 4. Plating, only while no fish head is held; 5. the win, at once.
             if fish == 0:
@@ -343,7 +472,7 @@ class State(ReferenceState):
             self.front[p][FISH] -= fish
             self.bag[FISH] += fish
             self.fish_on[p] = -1
-        self.top_up_tray()
+        self._refill_tray()
 
     def _plate(self, p: int, colour: int) -> None:
         self.front[p][colour] -= self.cfg.set_size
@@ -362,7 +491,9 @@ class State(ReferenceState):
             return self.holder(self.die)
         if ph == OVER:
             return TERMINAL
-        return self.cascade[0]
+        if ph in (FISH_PHASE, PLATE_PHASE):
+            return self.cascade[0]
+        return CHANCE
 
     def _legal_actions(self) -> List[int]:
         cfg = self.cfg
@@ -383,7 +514,7 @@ class State(ReferenceState):
             c = self.front[p]
             return [cfg.PLATE + k for k in range(NC)
                     if c[k] == cfg.set_size and not self.plates[p] >> k & 1] + [cfg.KEEP]
-        return []
+        return [o for o, _ in self._chance_outcomes()]
 
     def _apply(self, a: int) -> None:
         cfg = self.cfg
@@ -396,13 +527,18 @@ class State(ReferenceState):
             self.chooser_takes = a - cfg.CHOOSE
             self._enter_die(0)
         elif ph == ACT:
-            self._act(a)
+            if self._act(a):
+                return                      # explicit mode: the tray tops up at chance nodes first
         elif ph == FISH_PHASE:
             self.fish_on[self.cascade[0]] = a - cfg.FISH_TO
-        elif a == cfg.KEEP:                 # plate phase: the owner keeps the rest unplated
-            self.cascade.pop(0)
-        else:
-            self._plate(self.cascade[0], a - cfg.PLATE)
+        elif ph == PLATE_PHASE:
+            if a == cfg.KEEP:               # the owner keeps the rest unplated
+                self.cascade.pop(0)
+            else:
+                self._plate(self.cascade[0], a - cfg.PLATE)
+        else:                               # a chance node (explicit mode)
+            self._resolve_chance(a)
+            return
         self.phase = ACT
         self._settle()
 

@@ -21,10 +21,24 @@ inline constexpr int kDone = 3;        // the die pointer after the large die
 inline constexpr int kMaxFaces = 12;
 inline constexpr int kMaxDraw = 6;     // buns one draw face takes
 // The state field current_player, read in: derive it from the position (a dict may leave it out).
-inline constexpr int kDeriveCurrent = -2;
+// Not -2: that is kChancePlayer, the current player at a chance node.
+inline constexpr int kDeriveCurrent = -3;
 
 enum FaceAction : uint8_t { kDraw = 0, kPutBack, kTake, kGive, kSteal, kSwap };
-enum Phase : int8_t { kSplitPhase = 0, kChoosePhase, kActPhase, kFishPhase, kPlatePhase, kOver };
+// The phases up to kOver are the sampled game's. Explicit chance mode (engine.hpp, "Chance") adds
+// one phase per kind of random event, the game stopped before it (a chance node):
+//   kStartPlayerPhase  the start player (NB-1, start_player -1);
+//   kTrayPhase         one bun for the tray (NB-10): at set-up before the choice of dice (chooser_takes
+//                      -1), in play after a take or after buns went back to the bag;
+//   kStartingBunPhase  one starting bun for the first seat still owed one (NB-1);
+//   kRollPhase         the roll of the die at `die` (small, medium, large in turn);
+//   kDrawPhase         one bun from the bag for the draw die at `die` (NB-4).
+enum Phase : int8_t {
+  kSplitPhase = 0, kChoosePhase, kActPhase, kFishPhase, kPlatePhase, kOver,
+  kStartPlayerPhase, kTrayPhase, kStartingBunPhase, kRollPhase, kDrawPhase
+};
+inline constexpr int kFirstChancePhase = kStartPlayerPhase, kLastPhase = kDrawPhase;
+constexpr bool is_chance_phase(int phase) { return phase >= kFirstChancePhase; }
 
 // The four ways to split the dice (NB-2), each named by the mask of its first group.
 inline constexpr uint8_t kSplits[4] = {0b111, 0b011, 0b101, 0b110};
@@ -92,6 +106,19 @@ struct Config {
   bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 
+// The chance outcomes (explicit mode), one range for every event of a config:
+//   [0, 5)                a bun of kind k drawn (the tray, a starting bun, a draw die);
+//   then per die, small, medium, large: face f rolled (one outcome per face, weight 1);
+//   then seat p starts.
+constexpr int face_outcome(const Config& c, int die, int face) {
+  int o = kKinds + face;
+  for (int d = 0; d < die; ++d) o += c.num_faces[d];
+  return o;
+}
+constexpr int seat_outcome(const Config& c, int seat) { return face_outcome(c, kDice, 0) + seat; }
+constexpr int num_chance_outcomes(const Config& c) { return seat_outcome(c, c.players); }
+
+
 struct State {
   Rng rng;
   uint64_t hash;                 // Zobrist key: the buns (fronts, tray) and the scalar block below
@@ -99,10 +126,10 @@ struct State {
   Buns bag, tray;                // the bag is not hashed: it is everything not elsewhere
   // -- the scalar block: hashed as one (see hashing.hpp); keep these last and contiguous --
   uint32_t turn;                 // 1 = the first turn
-  int8_t phase, current, roller;
+  int8_t phase, current, roller;   // roller -1 only before the start player is drawn
   int8_t split;                  // index into kSplits, -1 before the split
   int8_t chooser_takes;          // dice the chooser took (a 3-bit mask), -1 before the choice
-  int8_t die;                    // the next die to act, kDone after the large die
+  int8_t die;                    // the next die to act, kDone after the large die (kRollPhase: to roll)
   int8_t draws_left;             // buns the draw die at `die` still takes
   int8_t winner;                 // -1: none
   uint8_t dice[kDice];           // the face rolled on each die
@@ -138,12 +165,12 @@ struct Engine {
   static ConfigInfo config_info(const Config& c);
   // rules.cpp
   static void new_state(const Config& c, State& s, uint64_t seed);
-  static int current_player(const State& s) { return s.current; }
+  static int current_player(const State& s) { return s.current; }  // kChancePlayer in a chance phase
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action);
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
-  static int chance_outcomes(const Config&, const State&, int16_t*, uint32_t*) { return 0; }  // TODO(chance)
+  static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside
@@ -162,5 +189,18 @@ inline int holder_of(const Config& c, const State& s, int die) {
 int derive_current(const Config& c, const State& s);
 // The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
 int die_options(const Config& c, const State& s, int16_t* out);
+// Explicit mode, set-up: the first seat still owed a starting bun (NB-1), -1 when none is.
+int seat_owed_a_bun(const Config& c, const State& s);
+// The colours seat p may still receive as a starting bun: the bag's, the colours p holds at 0.
+inline Buns starting_choices(const State& s, int p) {
+  Buns allowed{s.bag.w & ((1ull << (8 * kColours)) - 1)};
+  for (int k = 0; k < kColours; ++k)
+    if (s.front[p].get(k)) allowed.sub(k, allowed.get(k));
+  return allowed;
+}
+// NB-10: the tray is short and the bag holds a coloured bun to top it up with.
+inline bool tray_wants_bun(const Config& c, const State& s) {
+  return s.tray.total(kColours) < c.tray_size && s.bag.coloured() > 0;
+}
 
 }  // namespace dimsum::nice_buns

@@ -3,6 +3,10 @@
 // event goes through common/chance.hpp (draw_kind, roll_die, uniform_seat) in the order of
 // python/dimsum/reference/nice_buns.py (its module doc lists the order); draws walk the kinds in
 // index order like Rng.draw_index.
+//
+// Explicit chance mode stops before each of those events instead (a chance phase, engine.hpp) and
+// resolve_chance plays the outcome chance picks with the same code that follows the sampled draw.
+// The sampled path only gains an `if (c.explicit_chance)` where an event happens.
 #include <bit>
 
 #include "../common/bits.hpp"
@@ -22,15 +26,38 @@ void roll(const Config& c, State& s) {
   for (int d = 0; d < kDice; ++d) s.dice[d] = static_cast<uint8_t>(roll_die(s.rng, c.num_faces[d]));
 }
 
+// Explicit mode: the roll is three chance nodes, small, medium, large; the dice not rolled yet
+// read 0, so that a position has one set of bytes.
+void await_roll(State& s) {
+  s.dice[0] = s.dice[1] = s.dice[2] = 0;
+  s.die = 0;
+  s.phase = kRollPhase;
+}
+
+void put_on_tray(State& s, int colour) {
+  s.bag.sub(colour);
+  change_count(s, kHolderTray, s.tray, colour, +1);
+}
+
 // NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
 void top_up_tray(const Config& c, State& s) {
   for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
     const int coloured = s.bag.coloured();
     if (coloured == 0) return;
-    const int k = draw_kind(s.rng, s.bag, kColours, coloured);
-    s.bag.sub(k);
-    change_count(s, kHolderTray, s.tray, k, +1);
+    put_on_tray(s, draw_kind(s.rng, s.bag, kColours, coloured));
   }
+}
+
+// The tray tops up after a bun left it or buns went back to the bag. Sampled: at once. Explicit:
+// true when the game must stop at a chance node per missing bun first (the phase is set).
+bool refill_tray(const Config& c, State& s) {
+  if (!c.explicit_chance) {
+    top_up_tray(c, s);
+    return false;
+  }
+  if (!tray_wants_bun(c, s)) return false;
+  s.phase = kTrayPhase;
+  return true;
 }
 
 void move_bun(State& s, int from, int to, int kind) {
@@ -68,10 +95,12 @@ void next_turn(const Config& c, State& s) {
   s.die = 0;
   s.draws_left = 0;
   s.phase = kSplitPhase;
+  if (c.explicit_chance) return await_roll(s);
   roll(c, s);
 }
 
-// `n` buns of `colour` (colour -1: none) and `fish` fish heads go from seat p back to the bag.
+// `n` buns of `colour` (colour -1: none) and `fish` fish heads go from seat p back to the bag;
+// the tray tops up (explicit mode: the phase becomes kTrayPhase if it must wait for chance).
 void to_bag(const Config& c, State& s, int p, int colour, int n, int fish) {
   if (n) {
     change_count(s, p, s.front[p], colour, -n);
@@ -82,7 +111,7 @@ void to_bag(const Config& c, State& s, int p, int colour, int n, int fish) {
     s.bag.add(kFish, fish);
     s.fish_on[p] = -1;
   }
-  top_up_tray(c, s);
+  refill_tray(c, s);
 }
 
 void plate(const Config& c, State& s, int p, int colour) {
@@ -109,7 +138,9 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, 
 }
 
 // NB-9, steps 1-5 for seat p, repeated until nothing changes. Returns kFishPhase or
-// kPlatePhase when the owner must decide, -1 when done (s.winner is set if p won).
+// kPlatePhase when the owner must decide, -1 when done (s.winner is set if p won); in explicit
+// mode kTrayPhase when buns went back and the tray must top up first: the steps never read the
+// tray, so settle() runs them again from step 1 after the chance nodes, as `continue` does.
 // Every repeat sends three or more buns back to the bag, so p's buns bound the loop.
 int run_cascade(const Config& c, State& s, int p) {
   for (int bound = s.front[p].total() + 1; bound > 0; --bound) {
@@ -132,11 +163,15 @@ int run_cascade(const Config& c, State& s, int p) {
       }
     }
     // 2. NB-8: greedy sets go back.
-    if (send_back_greedy(c, s, p, fish, coloured, s.fish_on[p])) continue;
+    if (send_back_greedy(c, s, p, fish, coloured, s.fish_on[p])) {
+      if (s.phase == kTrayPhase) return kTrayPhase;
+      continue;
+    }
     // 3. No doubles: a coloured set of a colour already plated goes back.
     const unsigned doubled = f.colours_with(c.set_size) & s.plates[p];
     if (doubled) {
       to_bag(c, s, p, std::countr_zero(doubled), c.set_size, 0);
+      if (s.phase == kTrayPhase) return kTrayPhase;
       continue;
     }
     // 4. Plating, only while no fish head is held; 5. the win, at once.
@@ -155,35 +190,49 @@ int run_cascade(const Config& c, State& s, int p) {
   return -1;  // unreachable: see the bound above
 }
 
-// NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die (NB-11).
-void draw_one(const Config& c, State& s) {
-  const int in_bag = s.bag.total();
-  if (s.draws_left == 0 || in_bag == 0) return enter_die(c, s, s.die + 1);
+// The bun of kind k drawn for the draw die at s.die goes to its holder, whose cascade follows.
+inline void give_drawn(const Config& c, State& s, int k) {
   const int p = holder_of(c, s, s.die);
-  const int k = draw_kind(s.rng, s.bag, kKinds, in_bag);
   s.bag.sub(k);
   change_count(s, p, s.front[p], k, +1);
   if (--s.draws_left == 0) enter_die(c, s, s.die + 1);
   set_cascade(s, p);
 }
 
-// The holder of the current die does `a`; the pointer moves on, then the cascades run.
-void act(const Config& c, State& s, int a) {
+// NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
+// (NB-11). True when explicit mode stops at the draw's chance node.
+bool draw_one(const Config& c, State& s) {
+  const int in_bag = s.bag.total();
+  if (s.draws_left == 0 || in_bag == 0) {
+    enter_die(c, s, s.die + 1);
+    return false;
+  }
+  if (c.explicit_chance) {
+    s.phase = kDrawPhase;
+    return true;
+  }
+  give_drawn(c, s, draw_kind(s.rng, s.bag, kKinds, in_bag));
+  return false;
+}
+
+// The holder of the current die does `a`; the pointer moves on, then the cascades run. True when
+// explicit mode stops first for the tray's top-up (a take or a put back).
+bool act(const Config& c, State& s, int a) {
   const int h = holder_of(c, s, s.die);
   enter_die(c, s, s.die + 1);
-  if (a == c.pass) return;
+  if (a == c.pass) return false;
   if (a < Config::kPutBack) {  // take a colour from the tray
     const int colour = a - Config::kTake;
     change_count(s, kHolderTray, s.tray, colour, -1);
     change_count(s, h, s.front[h], colour, +1);
-    top_up_tray(c, s);
     set_cascade(s, h);
+    return refill_tray(c, s);  // the tray before the cascade
   } else if (a < c.give) {  // put a bun back in the bag
     const int kind = a - Config::kPutBack;
     change_count(s, h, s.front[h], kind, -1);
     s.bag.add(kind);
-    top_up_tray(c, s);
     set_cascade(s, h);
+    return refill_tray(c, s);
   } else if (a < c.steal) {
     const int i = a - c.give;
     const int t = i % c.players;
@@ -201,9 +250,11 @@ void act(const Config& c, State& s, int a) {
     move_bun(s, t, h, theirs);
     set_cascade(s, h, t);  // NB-6: the actor's cascade first, then the other player's
   }
+  return false;
 }
 
-// Runs everything automatic until a player has a real decision or the game is over.
+// Runs everything automatic until a player has a real decision, a chance node (explicit mode)
+// or the end of the game.
 void settle(const Config& c, State& s) {
   for (int step = 0; step < kSettleBound; ++step) {
     if (s.winner >= 0) {
@@ -225,14 +276,63 @@ void settle(const Config& c, State& s) {
     s.phase = kActPhase;
     if (s.die == kDone) return next_turn(c, s);
     if (face_of(c, s, s.die).action == kDraw) {
-      draw_one(c, s);
+      if (draw_one(c, s)) return;
       continue;
     }
     int16_t options[Engine::kMaxActions];
     const int n = die_options(c, s, options);
     if (n >= 2) return;
-    if (n == 1) act(c, s, options[0]);  // the only choice is made for the player
-    else enter_die(c, s, s.die + 1);    // nothing the die can do: no effect
+    if (n == 1) {  // the only choice is made for the player
+      if (act(c, s, options[0])) return;
+    } else {
+      enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
+    }
+  }
+}
+
+// -- explicit chance mode ------------------------------------------------------------------------
+
+// NB-1 in explicit mode, after the start player: the tray, then the starting buns seat by seat,
+// then the first roll; each bun one chance node.
+void next_setup_event(const Config& c, State& s) {
+  if (tray_wants_bun(c, s)) s.phase = kTrayPhase;
+  else if (seat_owed_a_bun(c, s) >= 0) s.phase = kStartingBunPhase;
+  else await_roll(s);
+}
+
+// Chance plays outcome `o` of the event the phase names; the game goes on exactly where the
+// sampled draw would have. Returns true when play goes on through settle() (a bun drawn for a
+// die, the tray full again in play: the cascade that waited runs from step 1), false when the
+// next chance node or decision is already set. (apply calls settle, its only caller, so that it
+// stays inlined in the sampled path.)
+bool resolve_chance(const Config& c, State& s, int o) {
+  switch (s.phase) {
+    case kStartPlayerPhase:
+      s.roller = static_cast<int8_t>(o - seat_outcome(c, 0));
+      next_setup_event(c, s);
+      return false;
+    case kTrayPhase:
+      put_on_tray(s, o);
+      if (tray_wants_bun(c, s)) return false;  // one chance node per missing bun
+      if (s.chooser_takes >= 0) return true;
+      next_setup_event(c, s);
+      return false;
+    case kStartingBunPhase: {
+      const int p = seat_owed_a_bun(c, s);
+      s.bag.sub(o);
+      change_count(s, p, s.front[p], o, +1);
+      next_setup_event(c, s);
+      return false;
+    }
+    case kRollPhase:
+      s.dice[s.die] = static_cast<uint8_t>(o - face_outcome(c, s.die, 0));
+      if (++s.die < kDice) return false;
+      s.die = 0;
+      s.phase = kSplitPhase;
+      return false;
+    default:  // kDrawPhase
+      give_drawn(c, s, o);
+      return true;
   }
 }
 
@@ -245,8 +345,17 @@ int derive_current(const Config& c, const State& s) {
     case kActPhase: return holder_of(c, s, s.die);
     case kFishPhase:
     case kPlatePhase: return s.cascade[0];
-    default: return -1;
+    case kOver: return kTerminalPlayer;
+    default: return kChancePlayer;
   }
+}
+
+int seat_owed_a_bun(const Config& c, const State& s) {
+  // A seat is done once it holds its starting buns or no colour it lacks is left; the bag only
+  // shrinks during set-up, so a done seat stays done and the first seat not done is the one.
+  for (int p = 0; p < c.players; ++p)
+    if (s.front[p].total() < c.starting_buns && starting_choices(s, p).coloured() > 0) return p;
+  return -1;
 }
 
 int die_options(const Config& c, const State& s, int16_t* out) {
@@ -300,6 +409,18 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   for (int p = 0; p < kMaxPlayers; ++p) s.fish_on[p] = -1;
   for (int k = 0; k < kColours; ++k) s.bag.add(k, c.colour_counts[k]);
   s.bag.add(kFish, c.fish_heads);
+  if (c.explicit_chance) {  // the same events, each a chance node
+    if (c.start_player < 0) {
+      s.roller = -1;
+      s.phase = kStartPlayerPhase;
+    } else {
+      s.roller = c.start_player;
+      next_setup_event(c, s);
+    }
+    s.current = static_cast<int8_t>(derive_current(c, s));
+    s.hash = compute_hash(c, s);
+    return;
+  }
   // NB-1: the start player, the tray, then non-matching starting buns seat by seat, the first roll
   s.roller = static_cast<int8_t>(c.start_player >= 0 ? c.start_player : uniform_seat(s.rng, c.players));
   top_up_tray(c, s);
@@ -319,6 +440,39 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.current = static_cast<int8_t>(derive_current(c, s));
   s.hash = compute_hash(c, s);
 }
+
+namespace {
+
+// The outcomes of the chance node s is at, ascending, with their weights when kWeights (the legal
+// list needs only the ids: no weight buffer on the decision path). 0 when s is not a chance node.
+template <bool kWeights>
+int list_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
+  int n = 0;
+  auto push = [&](int outcome, int weight) {
+    if constexpr (kWeights) weights[n] = static_cast<uint32_t>(weight);
+    out[n++] = static_cast<int16_t>(outcome);
+  };
+  // a bun of each kind in `buns` among the first `kinds`, weighted by its count
+  auto draw_from = [&](const Buns& buns, int kinds) {
+    for (int k = 0; k < kinds; ++k)
+      if (buns.get(k)) push(k, buns.get(k));
+  };
+  switch (s.phase) {
+    case kStartPlayerPhase:
+      for (int p = 0; p < c.players; ++p) push(seat_outcome(c, p), 1);
+      break;
+    case kTrayPhase: draw_from(s.bag, kColours); break;  // never a fish head (NB-10)
+    case kStartingBunPhase: draw_from(starting_choices(s, seat_owed_a_bun(c, s)), kColours); break;
+    case kRollPhase:
+      for (int f = 0; f < c.num_faces[s.die]; ++f) push(face_outcome(c, s.die, f), 1);
+      break;
+    case kDrawPhase: draw_from(s.bag, kKinds); break;  // fish heads included (NB-4)
+    default: break;
+  }
+  return n;
+}
+
+}  // namespace
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   switch (s.phase) {
@@ -348,8 +502,13 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
       out[n++] = c.keep;
       return n;
     }
-    default: return 0;
+    case kOver: return 0;
+    default: return list_outcomes<false>(c, s, out, nullptr);  // a chance node: the outcomes
   }
+}
+
+int Engine::chance_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
+  return list_outcomes<true>(c, s, out, weights);
 }
 
 void Engine::apply(const Config& c, State& s, int a) {
@@ -365,14 +524,23 @@ void Engine::apply(const Config& c, State& s, int a) {
       enter_die(c, s, 0);
       break;
     case kActPhase:
-      act(c, s, a);
+      if (act(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
+        s.current = kChancePlayer;
+        return;
+      }
       break;
     case kFishPhase:
       s.fish_on[s.cascade[0]] = static_cast<int8_t>(a - c.fish_to);
       break;
-    default:  // the plate phase
+    case kPlatePhase:
       if (a == c.keep) pop_cascade(s);  // the owner keeps the rest unplated
       else plate(c, s, s.cascade[0], a - c.plate);
+      break;
+    default:  // a chance node (explicit mode)
+      if (!resolve_chance(c, s, a)) {
+        s.current = static_cast<int8_t>(derive_current(c, s));
+        return;
+      }
       break;
   }
   s.phase = kActPhase;

@@ -78,17 +78,22 @@ Bounds seat_or_none(const Config& c) { return Bounds{-1, c.players - 1}; }
 
 // -- state: named as in the readable dict (state_dict.py) ----------------------------------------
 constexpr SF kFields[] = {
-    Member::state<&State::phase>("phase", "0 split, 1 choose, 2 act, 3 fish, 4 plate, 5 over",
-        [](const Config&) { return Bounds{kSplitPhase, kOver}; }),
+    Member::state<&State::phase>("phase",
+        "0 split, 1 choose, 2 act, 3 fish, 4 plate, 5 over; explicit chance mode only, a chance node before: "
+        "6 the start player, 7 a bun for the tray, 8 a starting bun, 9 the roll of the die at 'die', "
+        "10 a bun for the draw die",
+        [](const Config& c) { return Bounds{kSplitPhase, c.explicit_chance ? kLastPhase : kOver}; }),
     Member::state<&State::current>(
         "current_player",
-        "the seat to decide, -1 once the game is over; it follows from the position, and on the way in "
-        "kDeriveCurrent (-2) asks for it to be derived (the dict may leave it out)",
+        "the seat to decide, -2 at a chance node, -1 once the game is over; it follows from the position, and "
+        "on the way in kDeriveCurrent (-3) asks for it to be derived (the dict may leave it out)",
         [](const Config& c) { return Bounds{kDeriveCurrent, c.players - 1}; }),
     Member::state<&State::turn>("turn", "the turn number, 1 = the first turn",
         [](const Config& c) { return Bounds{1, c.max_turns}; }),
-    Member::state<&State::roller>("roller", "the seat that rolled this turn (the chooser is the next seat)",
-        [](const Config& c) { return Bounds{0, c.players - 1}; }),
+    Member::state<&State::roller>("roller",
+        "the seat that rolled this turn (the chooser is the next seat); -1 before the start player is drawn "
+        "(explicit chance mode)",
+        [](const Config& c) { return Bounds{c.explicit_chance && c.start_player < 0 ? -1 : 0, c.players - 1}; }),
     {"dice", "the face index rolled on the small, medium and large die", [](const Config&) { return vector(kDice); },
      [](const Config& c) { return Bounds{0, most_faces(c) - 1}; },
      [](const Config&, const State& s, int d) -> int64_t { return s.dice[d]; },
@@ -98,7 +103,8 @@ constexpr SF kFields[] = {
     Member::state<&State::chooser_takes>("chooser_takes",
         "the dice the chooser took (bit d: die d); -1 before the choice",
         [](const Config&) { return Bounds{-1, 7}; }),
-    Member::state<&State::die>("die", "the next die to act: 0 small, 1 medium, 2 large, 3 done",
+    Member::state<&State::die>("die",
+        "the next die to act: 0 small, 1 medium, 2 large, 3 done (in the roll phase: the next die to roll)",
         [](const Config&) { return Bounds{0, kDone}; }),
     Member::state<&State::draws_left>("draws_left", "buns the draw die at `die` still takes",
         [](const Config& c) { return Bounds{0, most_drawn(c)}; }),
@@ -137,11 +143,14 @@ constexpr int kFaceFeatures = 6 + 1 + kColours;  // action one-hot, draw count, 
 
 constexpr OS kObservation[] = {
     {"observer", "one-hot: the observing seat (every seat below is an absolute seat number)", players, one_hot},
-    {"current_player", "one-hot: who decides now (all zero when the game is over)", players, one_hot},
-    {"phase", "one-hot: split, choose, act, fish, plate, over", [](const Config&) { return kOver + 1; }, one_hot},
+    {"current_player", "one-hot: who decides now (all zero when the game is over or at a chance node)", players,
+     one_hot},
+    {"phase", "one-hot: split, choose, act, fish, plate, over (all zero at a chance node)",
+     [](const Config&) { return kOver + 1; }, one_hot},
     {"turn", "the turn number (1 = the first turn)", [](const Config&) { return 1; },
      [](const Config& c) { return Bounds{1, c.max_turns}; }},
-    {"roller", "one-hot: who rolled this turn (the chooser is the next seat)", players, one_hot},
+    {"roller", "one-hot: who rolled this turn (the chooser is the next seat); all zero before the start player is "
+     "drawn", players, one_hot},
     {"dice",
      "for small, medium, large: the rolled face as action one-hot (draw, put_back, take, give, steal, swap), "
      "draw count, and the take colours (blue, green, red, yellow)",
@@ -213,7 +222,7 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
 
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length, 0 /* TODO(chance): num_chance_outcomes */};
+                    c.max_game_length, num_chance_outcomes(c)};
 }
 
 // What the State caches and the fields do not carry: the cascade's length, the unused seats'

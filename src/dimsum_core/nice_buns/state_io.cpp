@@ -11,6 +11,8 @@ namespace {
 
 constexpr const char* kKindNames[kKinds] = {"blue", "green", "red", "yellow", "fish head"};
 constexpr const char* kDieNames[kDice] = {"small", "medium", "large"};
+constexpr const char* kPhaseNames[kLastPhase + 1] = {"split", "choose", "act", "fish", "plate", "over",
+                                                     "start_player", "tray", "starting_bun", "roll", "draw"};
 
 // Why seat p is not at rest after its cascade (NB-7 to NB-9): false with the message, naming
 // the field, in err.
@@ -45,6 +47,95 @@ bool in_cascade(const State& s, int p) {
   return (s.cascade_len > 0 && s.cascade[0] == p) || (s.cascade_len > 1 && s.cascade[1] == p);
 }
 
+// A chance phase before the dice are chosen: the set-up (NB-1) and the roll.
+bool before_choice(const State& s) {
+  switch (s.phase) {
+    case kSplitPhase:
+    case kChoosePhase:
+    case kStartPlayerPhase:
+    case kStartingBunPhase:
+    case kRollPhase: return true;
+    case kTrayPhase: return s.chooser_takes < 0;  // the set-up's tray
+    default: return false;
+  }
+}
+
+bool in_setup(const State& s) {
+  return s.phase == kStartPlayerPhase || s.phase == kStartingBunPhase || (s.phase == kTrayPhase && s.chooser_takes < 0);
+}
+
+// What a chance node (explicit mode) must satisfy besides the checks every phase shares: the
+// event is the one the rules stop at next.
+bool valid_chance_node(const Config& c, const State& s, char* err, int errlen) {
+  const int ph = s.phase, P = c.players;
+  if (!c.explicit_chance)
+    return fail(err, errlen, "nice_buns state field 'phase': %s, a chance node, in a sampled game; chance nodes "
+                "exist only with chance='explicit'", kPhaseNames[ph]);
+  if (in_setup(s)) {  // NB-1: nothing has happened but the set-up
+    if (s.turn != 1)
+      return fail(err, errlen, "nice_buns state field 'turn': %u in the set-up (phase %s); 1", s.turn, kPhaseNames[ph]);
+    for (int p = 0; p < P; ++p)
+      if (s.plates[p])
+        return fail(err, errlen, "nice_buns state field 'plate'[%d]: plated in the set-up; nothing is plated yet", p);
+    if (s.dice[0] | s.dice[1] | s.dice[2])
+      return fail(err, errlen, "nice_buns state field 'dice': rolled in the set-up; the dice read 0 until the "
+                  "first roll");
+  }
+  if (ph == kStartPlayerPhase || (ph == kTrayPhase && in_setup(s)))
+    for (int p = 0; p < P; ++p)
+      if (s.front[p].w)
+        return fail(err, errlen, "nice_buns state field 'front'[%d]: buns before the tray is full; the starting "
+                    "buns come after the tray (NB-1)", p);
+  switch (ph) {
+    case kStartPlayerPhase:
+      if (c.start_player >= 0)
+        return fail(err, errlen, "nice_buns state field 'phase': start_player with start_player %d set; the start "
+                    "player is drawn only when the option is None", c.start_player);
+      if (s.roller != -1)
+        return fail(err, errlen, "nice_buns state field 'roller': %d before the start player is drawn; -1",
+                    s.roller);
+      if (s.tray.w)
+        return fail(err, errlen, "nice_buns state field 'tray': buns before the start player; the tray fills "
+                    "after it (NB-1)");
+      break;
+    case kTrayPhase:
+      if (!tray_wants_bun(c, s))
+        return fail(err, errlen, "nice_buns state field 'tray': %d buns (bag: %d coloured) at a tray chance node; "
+                    "the tray is short of %d and the bag holds a colour", s.tray.total(kColours), s.bag.coloured(),
+                    c.tray_size);
+      break;
+    case kStartingBunPhase: {
+      const int owed = seat_owed_a_bun(c, s);
+      if (owed < 0)
+        return fail(err, errlen, "nice_buns state field 'phase': starting_bun with no seat owed one; a seat with "
+                    "fewer than %d buns and a colour it lacks in the bag", c.starting_buns);
+      for (int p = 0; p < P; ++p) {
+        const Buns& f = s.front[p];
+        if (f.get(kFish) || f.largest_colour_count() > 1 || f.total() > c.starting_buns || (p > owed && f.w))
+          return fail(err, errlen, "nice_buns state field 'front'[%d]: not starting buns; distinct colours, at most "
+                      "%d, seat by seat (seat %d is owed the next one)", p, c.starting_buns, owed);
+      }
+      break;
+    }
+    case kRollPhase:
+      if (s.die == kDone)
+        return fail(err, errlen, "nice_buns state field 'die': done in the roll phase; the next die to roll");
+      for (int d = s.die; d < kDice; ++d)
+        if (s.dice[d])
+          return fail(err, errlen, "nice_buns state field 'dice'[%d]: face %d before the %s die is rolled; 0", d,
+                      s.dice[d], kDieNames[d]);
+      break;
+    default: {  // kDrawPhase
+      const bool at_draw = s.die < kDone && face_of(c, s, s.die).action == kDraw;
+      if (!at_draw || s.draws_left < 1 || s.bag.total() == 0)
+        return fail(err, errlen, "nice_buns state field 'draws_left': %d at a draw chance node (die %d); a draw "
+                    "die with buns left to draw and a bag that is not empty", s.draws_left, s.die);
+      break;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // Everything a state from outside (bytes, a dict) must satisfy before the rules may touch it.
@@ -53,12 +144,13 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   const int P = c.players;
   const int ph = s.phase;
   // -- each field in its range (bytes skip the per-field bounds of a dict) -----------------------
-  if (!in_range(ph, kSplitPhase, kOver))
-    return fail(err, errlen, "nice_buns state field 'phase': %d; 0 split to 5 over", ph);
+  if (!in_range(ph, kSplitPhase, kLastPhase))
+    return fail(err, errlen, "nice_buns state field 'phase': %d; 0 split to 5 over, 6 to 10 chance nodes", ph);
   if (!in_range(s.turn, 1, c.max_turns))
     return fail(err, errlen, "nice_buns state field 'turn': %u; 1 to max_turns (%d)", s.turn, c.max_turns);
-  if (!in_range(s.roller, 0, P - 1))
-    return fail(err, errlen, "nice_buns state field 'roller': %d; a seat in [0, %d]", s.roller, P - 1);
+  if (s.roller == -1 ? ph != kStartPlayerPhase : !in_range(s.roller, 0, P - 1))
+    return fail(err, errlen, "nice_buns state field 'roller': %d; a seat in [0, %d] (-1 only before the start "
+                "player is drawn)", s.roller, P - 1);
   if (!in_range(s.split, -1, 3))
     return fail(err, errlen, "nice_buns state field 'split': %d; -1 or a split in [0, 3]", s.split);
   if (!in_range(s.chooser_takes, -1, 7))
@@ -69,8 +161,9 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     return fail(err, errlen, "nice_buns state field 'draws_left': %d; 0 to %d", s.draws_left, kMaxDraw);
   if (!in_range(s.winner, -1, P - 1))
     return fail(err, errlen, "nice_buns state field 'winner': %d; -1 or a seat in [0, %d]", s.winner, P - 1);
-  if (!in_range(s.current, -1, P - 1))
-    return fail(err, errlen, "nice_buns state field 'current_player': %d; -1 or a seat in [0, %d]", s.current, P - 1);
+  if (!in_range(s.current, kChancePlayer, P - 1))
+    return fail(err, errlen, "nice_buns state field 'current_player': %d; -2 (chance), -1 or a seat in [0, %d]",
+                s.current, P - 1);
   for (int d = 0; d < kDice; ++d)
     if (s.dice[d] >= c.num_faces[d])
       return fail(err, errlen, "nice_buns state field 'dice'[%d]: face %d; the %s die has faces 0-%d", d, s.dice[d],
@@ -113,7 +206,7 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   const int on_tray = s.tray.total(kColours);
   if (on_tray > c.tray_size)
     return fail(err, errlen, "nice_buns state field 'tray': %d buns; at most %d", on_tray, c.tray_size);
-  if (on_tray < c.tray_size && s.bag.coloured() > 0)
+  if (on_tray < c.tray_size && s.bag.coloured() > 0 && ph != kTrayPhase && ph != kStartPlayerPhase)
     return fail(err, errlen, "nice_buns state field 'tray': %d buns while the bag holds coloured buns; %d (NB-10: it "
                 "refills at once)", on_tray, c.tray_size);
   // -- the phase ---------------------------------------------------------------------------------
@@ -131,26 +224,27 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
                 "is won or when the last turn (max_turns) is done", s.turn, s.die);
   if (ph != kOver && s.winner >= 0)
     return fail(err, errlen, "nice_buns state field 'phase': %d with a winner; a won game is over", ph);
-  if (ph == kSplitPhase || ph == kChoosePhase) {
+  if (before_choice(s)) {
     if ((s.split >= 0) != (ph == kChoosePhase) || s.chooser_takes >= 0)
       return fail(err, errlen, "nice_buns state field 'split': %d in phase %d; set in the choose phase only, and "
                   "chooser_takes is null before the choice", s.split, ph);
-    if (s.die != 0 || s.draws_left)
+    if ((s.die != 0 && ph != kRollPhase) || s.draws_left)
       return fail(err, errlen, "nice_buns state field 'die': %d (draws_left %d); before the choice the die is 'small' "
-                  "and draws_left 0", s.die, s.draws_left);
+                  "(in the roll phase the die to roll) and draws_left 0", s.die, s.draws_left);
   } else if (s.chooser_takes < 0) {
     return fail(err, errlen, "nice_buns state field 'chooser_takes': null in phase %d; set once the dice are chosen",
                 ph);
   }
-  const bool deciding = ph == kFishPhase || ph == kPlatePhase;
+  // a cascade is pending while its owner decides, or while the tray tops up in play (explicit mode)
+  const bool deciding = ph == kFishPhase || ph == kPlatePhase || (ph == kTrayPhase && s.chooser_takes >= 0);
   if (deciding != (s.cascade_len > 0))
     return fail(err, errlen, "nice_buns state field 'cascade': %d seats in phase %d; the deciding seat first in the "
                 "fish and plate phases, empty otherwise", s.cascade_len, ph);
   const bool at_draw = s.die < kDone && face_of(c, s, s.die).action == kDraw;
   const int count = at_draw ? face_of(c, s, s.die).count : 0;
-  if (deciding && at_draw ? !in_range(s.draws_left, 1, count)
-      : ph == kOver && at_draw ? s.draws_left > count
-                               : s.draws_left != 0)
+  if ((deciding || ph == kDrawPhase) && at_draw ? !in_range(s.draws_left, 1, count)
+      : ph == kOver && at_draw                 ? s.draws_left > count
+                                               : s.draws_left != 0)
     return fail(err, errlen, "nice_buns state field 'draws_left': %d; only a draw die still drawing has draws left "
                 "(at most %d here)", s.draws_left, count);
   if (ph == kActPhase && (s.die == kDone || at_draw))
@@ -187,6 +281,7 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
                   "than two legal actions is resolved automatically, build the position one step earlier (e.g. in "
                   "the choose phase)");
   }
+  if (is_chance_phase(ph) && !valid_chance_node(c, s, err, errlen)) return false;
   if (const int derived = derive_current(c, s); s.current != derived)
     return fail(err, errlen, "nice_buns state field 'current_player': %d; the position gives %d", s.current, derived);
   return true;

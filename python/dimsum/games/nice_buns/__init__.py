@@ -32,6 +32,12 @@ DRAW, PUT_BACK, TAKE, GIVE, STEAL, SWAP = range(6)
 
 PHASES = ("split", "choose", "act", "fish", "plate", "over")
 SPLIT_PHASE, CHOOSE_PHASE, ACT_PHASE, FISH_PHASE, PLATE_PHASE, OVER = range(len(PHASES))
+# Explicit chance mode only (chance="explicit"): the game stopped before a random event, a chance
+# node. The phase names the event: the start player, a bun for the tray, a starting bun, the roll
+# of the die at ``die``, a bun for the draw die at ``die``.
+CHANCE_PHASES = ("start_player", "tray", "starting_bun", "roll", "draw")
+START_PLAYER_PHASE, TRAY_PHASE, STARTING_BUN_PHASE, ROLL_PHASE, DRAW_PHASE = range(
+    len(PHASES), len(PHASES) + len(CHANCE_PHASES))
 NC = len(COLOURS)     # colours
 NK = len(KINDS)       # kinds: the colours and fish heads
 DONE = len(DICE)      # the die pointer after the large die
@@ -270,6 +276,40 @@ def _action_names(players: int) -> List[str]:
     return names
 
 
+def face_outcome(dice: Tuple[Tuple[Face, ...], ...], die: int, face: int) -> int:
+    """The chance outcome of ``face`` rolled on ``die``: after the five bun kinds, die by die."""
+    return NK + sum(len(d) for d in dice[:die]) + face
+
+
+def seat_outcome(dice: Tuple[Tuple[Face, ...], ...], seat: int) -> int:
+    """The chance outcome "seat N starts": after every die's faces."""
+    return face_outcome(dice, len(DICE), 0) + seat
+
+
+def _chance_names(players: int, dice: Tuple[Tuple[Face, ...], ...]) -> List[str]:
+    """The chance outcomes: a bun of each kind drawn (the tray, a starting bun, a draw die), each
+    face of each die (a die may show the same face twice, so the face index is in the name), then
+    the start player."""
+    names = [f"draw {k}" for k in KINDS]
+    names += [f"{DICE[d]} die: {f.name} (face {i})" for d in range(len(DICE)) for i, f in enumerate(dice[d])]
+    names += [f"seat {p} starts" for p in range(players)]
+    return names
+
+
+def _max_chance_nodes(players: int, comps: Mapping[str, Any], dice: Tuple[Tuple[Face, ...], ...],
+                      max_turns: int) -> int:
+    """A hard bound on the chance nodes of one game in explicit mode.
+
+    Set-up: the start player, the tray, the starting buns. A turn: three rolls and, per die, the
+    buns a draw face takes or the one tray top-up a take causes. Other top-ups are bounded by the
+    takes: the tray only gains buns by top-ups and only loses them by takes, so over a game the
+    top-ups are at most tray_size + the takes (counted once a die above).
+    """
+    setup = 1 + comps["tray_size"] + players * comps["starting_buns"]
+    per_turn = len(DICE) + sum(max(1, max(f.count for f in die)) for die in dice)
+    return setup + max_turns * per_turn
+
+
 def _max_actions_per_turn(dice: Tuple[Tuple[Face, ...], ...]) -> int:
     """A hard bound on the actions of one turn.
 
@@ -307,14 +347,17 @@ def make_config(**options: Any) -> Config:
     coloured = sum(comps["colour_counts"])
     if coloured < comps["tray_size"] + players * comps["starting_buns"]:
         _fail("too few coloured buns for the tray and the starting buns")
+    max_game_length = opts["max_turns"] * _max_actions_per_turn(dice)
+    if opts["chance"] == "explicit":  # chance nodes count as actions
+        max_game_length += _max_chance_nodes(players, comps, dice, opts["max_turns"])
     return Config(
         players=players, options=opts,
         colour_counts=comps["colour_counts"], fish_heads=comps["fish_heads"],
         tray_size=comps["tray_size"], starting_buns=comps["starting_buns"],
         set_size=comps["set_size"], greedy_size=comps["greedy_size"], sets_to_win=comps["sets_to_win"],
         dice=dice, action_space=ActionSpace(_action_names(players)),
-        max_game_length=opts["max_turns"] * _max_actions_per_turn(dice),
-        min_return=0.0, max_return=1.0)
+        chance_space=ActionSpace(_chance_names(players, dice)),
+        max_game_length=max_game_length, min_return=0.0, max_return=1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,9 +369,12 @@ def _buns(counts: Mapping[str, int]) -> str:
 
 def render(d: Mapping[str, Any]) -> str:
     phase = d["phase"]
-    head = f"Nice Buns, turn {d['turn']}, player {d['roller']} rolled"
+    head = f"Nice Buns, turn {d['turn']}, " + (
+        "start player not drawn yet" if d["roller"] is None else f"player {d['roller']} rolled")
     if phase == "over":
         head += ", game over: " + ("a draw (turn cap)" if d["winner"] is None else f"player {d['winner']} wins")
+    elif phase in CHANCE_PHASES:
+        head += f", chance: {phase}" + (f" ({d['die']} die)" if phase in ("roll", "draw") else "")
     else:
         head += f", phase {phase}"
     lines = [head]
@@ -376,3 +422,33 @@ def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
     from .state_dict import CODEC
 
     return CODEC.from_dict(cfg, d)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Names for the observation's entries (state.observation_string); seats are absolute, as in the
+# observation and the actions
+
+def observation_labels(cfg: Config) -> Dict[str, List[str]]:
+    seats = [f"seat {p}" for p in range(cfg.players)]
+    per_die = list(FACE_ACTIONS) + ["draw count"] + [f"take {c}" for c in COLOURS]
+    return {
+        "observer": seats,
+        "current_player": seats,
+        "phase": list(PHASES),
+        "roller": seats,
+        "dice": [f"{die} {what}" for die in DICE for what in per_die],
+        "split": [split_name(m) for m in SPLITS],
+        "chooser_dice": list(DICE),
+        "die": list(DICE) + ["done"],
+        "bag": list(KINDS),
+        "tray": list(COLOURS),
+        "front": [f"{seat} {k}" for seat in seats for k in KINDS],
+        "fish_on": [f"{seat} fish on {c}" for seat in seats for c in COLOURS],
+        "plates": [f"{seat} {c}" for seat in seats for c in COLOURS],
+        "cascade": [f"{which} {seat}" for which in ("first", "second") for seat in seats],
+        "winner": seats,
+    }
+
+
+from .ending import ending  # noqa: E402  (it reads the names above)

@@ -3,7 +3,9 @@ src/dimsum_core/nice_buns/schema.cpp) shown with phase, dice, colour and seat na
 
 Counts are ``{kind name: count}`` with every kind shown (zeros included); a seat is
 ``{"front": counts, "fish_on": colour or None, "plate": [colours]}``. ``current_player`` may be
-left out of a dict: the core then derives it from the position. Every value is checked against
+left out of a dict: the core then derives it from the position (-2 at a chance node). In explicit
+chance mode the phase may name a chance event (``CHANCE_PHASES``) and ``roller`` is None before the
+start player is drawn. Every value is checked against
 its field's declared bounds and the position as a whole by the core (``Engine::validate``, for
 both engines), which names the field that is wrong.
 """
@@ -13,9 +15,9 @@ from __future__ import annotations
 from typing import Any, Dict, List, Mapping
 
 from ..._schema import ConfigKey, DictCodec, Fail, Key, enum, integer, named_counts, optional
-from . import COLOURS, DICE, KINDS, NAME, PHASES, SPLITS, _group_name, split_name
+from . import CHANCE_PHASES, COLOURS, DICE, KINDS, NAME, PHASES, SPLITS, _group_name, split_name
 
-DERIVE_CURRENT = -2   # the core's kDeriveCurrent: a dict that leaves current_player out
+DERIVE_CURRENT = -3   # the core's kDeriveCurrent: a dict that leaves current_player out
 
 INT = integer()
 
@@ -107,10 +109,10 @@ def _seats() -> Dict[str, Any]:
 
 CODEC = DictCodec(NAME, (
     ConfigKey("players", lambda cfg: cfg.players),
-    Key("phase", **enum(PHASES)),
+    Key("phase", **enum(PHASES + CHANCE_PHASES)),
     Key("current_player", required=False, default=DERIVE_CURRENT, **INT),
     Key("turn", **INT),
-    Key("roller", **INT),
+    Key("roller", **optional(INT)),
     Key("dice", **_dice()),
     Key("split", **optional(enum([split_name(m) for m in SPLITS]))),
     Key("chooser_takes", **optional(enum([_group_name(m) for m in range(8)]))),
