@@ -22,6 +22,9 @@ CHANCE = -2
 
 CHANCE_MODES = ("sampled", "explicit")
 
+OMNISCIENT_NOTE = "(the whole table, hidden information included: observation_string(p) is one seat's view)"
+"""The last line of ``str(state)`` on every engine."""
+
 PROVENANCE_TAGS = ("rulebook", "source", "inferred", "default")
 
 

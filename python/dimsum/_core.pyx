@@ -39,7 +39,7 @@ cdef extern from "numpy/arrayobject.h":
 import importlib
 import numbers
 
-from dimsum._common import (CHANCE, TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions,
+from dimsum._common import (CHANCE, OMNISCIENT_NOTE, TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions,
                             play_timeline)
 from dimsum._schema import (FieldSpec, fingerprint_values as _fingerprint_values, flatten_fields as _flatten_fields,
                             pack_config as _pack_config, unflatten)
@@ -833,7 +833,7 @@ cdef class State:
 
     def __str__(self):
         """The omniscient picture: every hidden card shown (observation_string(p) is p's view)."""
-        return self.game.module.render(self.to_dict())
+        return self.game.module.render(self.to_dict()) + "\n" + OMNISCIENT_NOTE
 
     def __repr__(self):
         return f"<{self.game.name} state, player {self.current_player} to act, hash {self.hash:016x}>"

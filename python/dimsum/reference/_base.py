@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Tuple
 
 from fractions import Fraction
 
-from .._common import CHANCE, TERMINAL, IllegalActionError, check_int, check_seed, describe_actions
+from .._common import CHANCE, OMNISCIENT_NOTE, TERMINAL, IllegalActionError, check_int, check_seed, describe_actions
 from .rng import Rng
 
 
@@ -194,7 +194,7 @@ class ReferenceState:
         return self.game.package.dict_from_fields(self.game.config, self.fields())
 
     def __str__(self) -> str:
-        return self.game.package.render(self.to_dict())
+        return self.game.package.render(self.to_dict()) + "\n" + OMNISCIENT_NOTE
 
     def clone(self, seed: Any = None) -> "ReferenceState":
         # the game (and its config) is shared, never copied: the memo maps it to itself
