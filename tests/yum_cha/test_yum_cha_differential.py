@@ -39,22 +39,14 @@ def play_both(options, seed):
     return sum(final["declarations"])
 
 
-@pytest.mark.parametrize("options,games", CASES, ids=lambda x: str(x) if isinstance(x, int) else
+@pytest.mark.parametrize("options,games", CASES + EXPLICIT_CASES, ids=lambda x: str(x) if isinstance(x, int) else
                          ",".join(f"{k}={v}" for k, v in x.items()))
 def test_core_and_reference_agree_step_by_step(options, games):
+    """In both chance modes; in explicit mode every chance node's outcomes and weights too."""
     declared = 0
     for seed in range(games):
         declared += play_both(options, seed)
     assert declared > 0  # the scoring paths were really exercised
-
-
-@pytest.mark.parametrize("options,games", EXPLICIT_CASES, ids=lambda x: str(x) if isinstance(x, int) else
-                         ",".join(f"{k}={v}" for k, v in x.items()))
-def test_core_and_reference_agree_step_by_step_with_explicit_chance(options, games):
-    declared = 0
-    for seed in range(games):
-        declared += play_both(options, seed)
-    assert declared > 0
 
 
 def test_explicit_chance_games_stop_at_every_random_event():
