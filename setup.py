@@ -4,7 +4,8 @@
 - dimsum._batch (pybind11): the batch engine and playout driver, called once per batch.
 The core (src/dimsum_core/**/*.cpp) is compiled once, into libdimsum_core, and linked into
 both. Environment: DIMSUM_WERROR=1 turns warnings in the core into errors (CI does);
-DIMSUM_BUILD_JOBS=N compiles extensions in parallel.
+DIMSUM_BUILD_JOBS=N compiles extensions in parallel; DIMSUM_SANITIZE=1 compiles the core and both
+extensions with AddressSanitizer and UBSan (not on MSVC; .ci/sanitize builds such a copy apart).
 """
 
 import os
@@ -39,6 +40,17 @@ else:
         cxx_flags.append("-mmacosx-version-min=11.0")
         core_flags.append("-mmacosx-version-min=11.0")
 
+# DIMSUM_SANITIZE=1: ASan + UBSan, every UB report fatal, -fno-wrapv (Python's CFLAGS say -fwrapv,
+# which would hide signed overflow from UBSan). The extensions then need libasan preloaded
+# (LD_PRELOAD, see .ci/sanitize): the interpreter itself is not instrumented.
+link_flags = []
+if os.environ.get("DIMSUM_SANITIZE") == "1" and not MSVC:
+    sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-wrapv",
+                "-fno-omit-frame-pointer", "-g", "-O1"]
+    cxx_flags = [f for f in cxx_flags if f != "-O3"] + sanitize
+    core_flags = [f for f in core_flags if f != "-O3"] + sanitize
+    link_flags = ["-fsanitize=address,undefined"]
+
 core_library = ("dimsum_core", {"sources": core_sources, "include_dirs": ["src"], "cflags": core_flags})
 
 extensions = [
@@ -48,6 +60,7 @@ extensions = [
         include_dirs=["src", numpy.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
+        extra_link_args=link_flags,
         depends=core_files,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
@@ -57,6 +70,7 @@ extensions = [
         include_dirs=["src", pybind11.get_include()],
         language="c++",
         extra_compile_args=cxx_flags,
+        extra_link_args=link_flags,
         depends=core_files + sorted(glob(os.path.join(BINDINGS, "batch", "*.hpp"))),
     ),
 ]
