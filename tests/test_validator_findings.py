@@ -2,15 +2,13 @@
 each test builds the exact bad state through ``state_from_fields`` (within the declared field
 bounds, so that only the game's validator can refuse it) and expects a ValueError.
 
-Until the validators are fixed they are strict xfails: the fix makes the test XPASS, which
-fails the run, so the fix removes the xfail here AND the finding's entry in the fuzz targets'
-allow-list (fuzz/fuzzlib.py, KNOWN_FINDINGS; same names). docs/FUZZING.md lists them.
+Each was a strict xfail, and an entry of the fuzz targets' allow-list (fuzz/fuzzlib.py,
+KNOWN_FINDINGS), until its validator was fixed; docs/FUZZING.md lists them.
 """
 
 import copy
 import random
 
-import pytest
 
 import dimsum
 
@@ -30,11 +28,8 @@ def fields_of(game, seed=1):
     return copy.deepcopy(state.fields())
 
 
-def known_finding(reason):
-    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=f"known finding, validator fix pending: {reason}")
 
 
-@known_finding("the deck plus the cards on tables and out exceed the configuration's deck length")
 def test_dim_sum_jam_accepts_a_deck_longer_than_the_configured_deck():
     game = dimsum.make("dim_sum_jam", players=3)
     fields = fields_of(game)
@@ -44,7 +39,6 @@ def test_dim_sum_jam_accepts_a_deck_longer_than_the_configured_deck():
     assert_refused(game, fields)
 
 
-@known_finding("best_round/last_round are not range-checked (here: nonzero before any round ended)")
 def test_yum_cha_validator_does_not_range_check_best_round_and_last_round():
     game = dimsum.make("yum_cha", players=3)
     fields = fields_of(game)
@@ -55,7 +49,6 @@ def test_yum_cha_validator_does_not_range_check_best_round_and_last_round():
     assert_refused(game, fields)
 
 
-@known_finding("a running round at turn == max_turns_per_round (the round ends when the turn reaches it)")
 def test_yum_cha_accepts_turn_at_max_turns_per_round_in_a_running_round():
     game = dimsum.make("yum_cha", players=3, max_turns_per_round=12)
     fields = fields_of(game)
@@ -64,7 +57,6 @@ def test_yum_cha_accepts_turn_at_max_turns_per_round_in_a_running_round():
     assert_refused(game, fields)
 
 
-@known_finding("last_taken names a card its taker is not known (in `known`) to hold")
 def test_yum_cha_accepts_last_taken_that_the_taker_is_not_known_to_hold():
     game = dimsum.make("yum_cha", players=3)
     rng = random.Random(0)

@@ -235,6 +235,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   if (s.out & on_tables)
     return fail(err, errlen, "dim_sum_jam state field 'cards_out': card %d is also on a table; a card is out or on a "
                 "table", std::countr_zero(s.out & on_tables));
+  // the deck's cards are not on a table or out: the three together are at most the whole deck
+  // (observe writes one deck slot per card of the configured deck)
+  if (s.deck_len + count_bits(on_tables) + count_bits(s.out) > c.deck_length)
+    return fail(err, errlen, "dim_sum_jam state field 'deck_size': %d cards, with %d on tables and %d out; the three "
+                "add up to at most this configuration's deck of %d", s.deck_len, count_bits(on_tables),
+                count_bits(s.out), c.deck_length);
   const uint64_t left = unseen(c, s);
   // the backs the set-up shuffle has still to place count with their kind
   const int deck_vips = count_bits(s.deck_vips) + shuffle_vips_left(c, s), deck_regular = s.deck_len - deck_vips;

@@ -143,7 +143,16 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
       return fail(err, errlen, "yum_cha state field 'declarations': player %d has %d in round %d; at most one a round",
                   p, s.declarations[p], s.round);
     if (s.scores[p] < 0) return fail(err, errlen, "yum_cha state field 'scores': %d; scores are >= 0", s.scores[p]);
+    // a round's points are >= 0: the last round's are at most the best round's, which are at most
+    // the total (YC-13 compares best rounds: one out of range would decide a tie)
+    if (s.last_round[p] < 0 || s.last_round[p] > s.best_round[p] || s.best_round[p] > s.scores[p])
+      return fail(err, errlen, "yum_cha state field 'best_round': player %d has last round %d, best round %d, total "
+                  "%d; 0 <= last round <= best round <= total", p, s.last_round[p], s.best_round[p], s.scores[p]);
   }
+  // YC-10: a round ends as soon as a turn reaches the cap, so a running round is below it
+  if ((s.phase == kDraw || s.phase == kDiscard || s.phase == kDeckDraw) && s.turn >= c.max_turns)
+    return fail(err, errlen, "yum_cha state field 'turn': %d in a running round; below max_turns_per_round (%d): the "
+                "round ends when a turn reaches it", s.turn, c.max_turns);
   if (s.phase == kStarterDraw || s.phase == kDeal) {
     if (!deal_in_progress(c, s, err, errlen)) return false;
   } else if (!hand_sizes_fit(c, s, err, errlen)) {
@@ -151,9 +160,10 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   }
   if (s.centre_size != s.centre.total() || s.deck_size != s.deck.total())
     return fail(err, errlen, "yum_cha state field 'deck': the deck or centre size is stale; it is the total");
-  if (s.last_taken >= 0 && (s.phase != kDiscard || s.hands[s.current].get(s.last_taken) == 0))
+  // YC-14: the card just taken is in the taker's hand, and the others saw it taken (known)
+  if (s.last_taken >= 0 && (s.phase != kDiscard || s.known[s.current].get(s.last_taken) == 0))
     return fail(err, errlen, "yum_cha state field 'last_taken': %d in phase %d; only set between taking a card from "
-                "the centre and discarding, while its taker still holds it", s.last_taken, s.phase);
+                "the centre and discarding, while its taker holds it and is known to (YC-14)", s.last_taken, s.phase);
   if (s.phase == kDraw && s.deck_size == 0 && s.centre_size == 0)
     return fail(err, errlen, "yum_cha state field 'deck': empty with an empty centre in phase draw; something to draw");
   if (s.phase == kDeckDraw && s.deck_size == 0)
