@@ -1,0 +1,185 @@
+"""PettingZoo AEC adapter: every dimsum game, every option set, as a PettingZoo ``AECEnv``.
+
+    from dimsum.pettingzoo import env
+    e = env("yum_cha", players=4)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else int(np.flatnonzero(mask)[0])
+        e.step(action)
+
+Conventions (docs/ADAPTERS.md):
+
+- Agents are ``"player_0"`` ... ``"player_{n-1}"``, seat i being ``"player_i"``; the agent to act
+  is the game's ``current_player`` (a seat may act several times in a row).
+- ``observe(agent)`` is ``{"observation": state.observation(seat), "action_mask": int8 mask}``: only
+  what that seat may see; the mask is zero except when that agent is the one to act.
+- Rewards: 0 on every step before the end; the step that ends the game gives each agent its
+  entry of ``state.returns()``. A truncated game gives 0 (it has no result).
+- Truncation: after ``max_steps`` actions (default ``game.max_game_length``, a cap the rules
+  never reach, so by default nothing is truncated).
+- An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged.
+- Chance is sampled inside ``apply`` (the default mode): an AEC env has no chance agent, so
+  ``chance="explicit"`` is refused.
+- Dim Sum Jam is timed: every action is charged its default tick cost (the option
+  ``ticks_per_action``, as ``state.apply(a)`` with no ``ticks``); the env never calls ``advance``.
+- Seeding: ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` without a seed deals from
+  a seed drawn from the env's own ``np_random`` (seeded by the last ``reset(seed=...)``).
+
+This module imports pettingzoo and gymnasium: ``pip install "dimsum[pettingzoo]"``. ``import
+dimsum`` never imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+import dimsum
+
+RENDER_MODES = ("ansi", "human")
+# Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
+_SEED_BOUND = 1 << 63
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def make_sampled_game(game_name: str, options: Dict[str, Any]):
+    """The game, refusing explicit chance: an AEC env has no chance agent to play its nodes."""
+    if options.get("chance", "sampled") == "explicit":
+        raise ValueError(
+            f"dimsum adapters play chance inside apply (chance='sampled'); chance='explicit' is refused "
+            f"because the environment has no chance agent to choose outcomes (game {game_name!r})")
+    return dimsum.make(game_name, **options)
+
+
+def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    return render_mode
+
+
+def check_max_steps(max_steps: Optional[int], game) -> int:
+    if max_steps is None:
+        return game.max_game_length
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    return max_steps
+
+
+def observation_space_of(game) -> spaces.Dict:
+    """Dict(observation=Box from the game's declared bounds, action_mask=Box(0, 1) of int8)."""
+    low, high = game.observation_bounds
+    return spaces.Dict({
+        "observation": spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32),
+                                  dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
+    })
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
+    """One dimsum game as an AEC env (see the module docstring for the conventions)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "dimsum_v0", "is_parallelizable": False}
+
+    def __init__(self, game_name: str, render_mode: Optional[str] = None, max_steps: Optional[int] = None,
+                 **options: Any):
+        super().__init__()
+        self.game = make_sampled_game(game_name, options)
+        self.render_mode = check_render_mode(render_mode)
+        self.max_steps = check_max_steps(max_steps, self.game)
+        self.metadata = dict(self.metadata, name=f"dimsum_{self.game.name}_v0")
+        self.possible_agents = [agent_name(p) for p in range(self.game.players)]
+        self._seat = {agent: p for p, agent in enumerate(self.possible_agents)}
+        observation_space = observation_space_of(self.game)
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
+        self.np_random, _ = seeding.np_random(None)
+        self.state = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        if seed is not None:
+            # later unseeded resets continue from this seed, so a seeded run is reproducible
+            self.np_random, _ = seeding.np_random(seed)
+            deal_seed = seed
+        else:
+            deal_seed = int(self.np_random.integers(_SEED_BOUND))
+        self.state = self.game.new_state(deal_seed)
+        self.steps = 0
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.state.current_player)
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        acting = not self.state.is_terminal and self.state.current_player == seat and not self.truncations[agent]
+        mask = self.state.legal_mask().astype(np.int8) if acting else np.zeros(self.game.num_actions, np.int8)
+        return {"observation": self.state.observation(seat), "action_mask": mask}
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            # PettingZoo's protocol: each finished agent is stepped once with None to leave
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
+        self.steps += 1
+        self._settle_after_action()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle_after_action(self) -> None:
+        """Rewards and end flags after an action, and who is selected next."""
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.state.is_terminal:
+            returns = self.state.returns()
+            for agent in self.agents:
+                self.rewards[agent] = float(returns[self._seat[agent]])
+                self.terminations[agent] = True
+            # the dead steps start from the first seat
+            self.agent_selection = self.agents[0]
+        elif self.steps >= self.max_steps:
+            for agent in self.agents:
+                self.truncations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = agent_name(self.state.current_player)
+
+    def render(self) -> Optional[str]:
+        """The selected agent's view as text (``state.observation_string``), never the whole table."""
+        if self.render_mode is None:
+            return None
+        text = self.state.observation_string(self._seat[self.agent_selection]) if self.agents else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(game_name: str, render_mode: Optional[str] = None, **options: Any) -> AECEnv:
+    """The AEC env of ``game_name`` with ``options`` (``dimsum.make``'s, plus ``max_steps``),
+    wrapped in PettingZoo's order checks (step before reset is an error)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(game_name, render_mode=render_mode, **options))

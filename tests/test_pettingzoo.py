@@ -1,0 +1,168 @@
+"""The PettingZoo AEC adapter (dimsum.pettingzoo): PettingZoo's own api, seed and render tests on
+every game with a few option sets, and the adapter's conventions (docs/ADAPTERS.md)."""
+
+import functools
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+import dimsum  # noqa: E402
+from dimsum.pettingzoo import env as make_env  # noqa: E402
+from dimsum.pettingzoo import raw_env  # noqa: E402
+
+OPTION_SETS = [
+    ("yum_cha", dict(players=2, max_turns_per_round=30, rounds=1)),
+    ("yum_cha", dict(players=4, max_turns_per_round=30, rounds=2)),
+    ("nice_buns", dict(players=3)),
+    ("nice_buns", dict(players=5, mandatory_dice=False, max_turns=20)),
+    ("dim_sum_jam", dict(players=2)),
+    ("dim_sum_jam", dict(players=4, glass_ticks=400, timeout_discard="active_player")),
+]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in options.items())}" for name, options in OPTION_SETS]
+
+
+def play_random_game(env, seed):
+    """Plays one whole game with uniformly random legal moves; returns the summed rewards."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = {agent: 0.0 for agent in env.possible_agents}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        total[agent] += reward
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(None if termination or truncation else int(rng.choice(legal)))
+    return total
+
+
+# api_test's advice for flat observations; a dict with an action mask is PettingZoo's own convention
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.parametrize("name, options", OPTION_SETS, ids=IDS)
+def test_pettingzoo_api_test(name, options):
+    api_test(make_env(name, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("name, options", OPTION_SETS, ids=IDS)
+def test_pettingzoo_seed_test(name, options):
+    seed_test(functools.partial(make_env, name, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("name, options", OPTION_SETS, ids=IDS)
+def test_pettingzoo_render_test(name, options, capsys):
+    render_test(functools.partial(make_env, name, **options))
+
+
+@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+def test_ansi_render_is_the_selected_agents_view(name):
+    env = make_env(name, render_mode="ansi")
+    env.reset(seed=3)
+    seat = int(env.agent_selection.split("_")[1])
+    assert env.render() == env.unwrapped.state.observation_string(seat)
+
+
+@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+def test_rewards_are_zero_until_the_end_then_the_games_returns(name):
+    env = make_env(name)
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        if termination:
+            break
+        assert reward == 0.0
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    state = env.unwrapped.state
+    assert state.is_terminal
+    returns = state.returns()
+    assert env.unwrapped.rewards == {f"player_{p}": returns[p] for p in range(len(returns))}
+
+
+def test_the_same_seed_deals_the_same_game_as_new_state():
+    env = make_env("nice_buns", players=3)
+    env.reset(seed=42)
+    assert env.unwrapped.state == dimsum.make("nice_buns", players=3).new_state(42)
+
+
+def test_unseeded_resets_continue_from_the_last_seed():
+    a, b = make_env("yum_cha"), make_env("yum_cha")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    a.reset()
+    b.reset()
+    assert a.unwrapped.state == b.unwrapped.state
+    assert a.unwrapped.state != dimsum.make("yum_cha").new_state(5)
+
+
+def test_max_steps_truncates_every_agent_with_zero_reward():
+    env = make_env("nice_buns", players=3, max_steps=4)
+    env.reset(seed=1)
+    steps = 0
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        if truncation:
+            assert reward == 0.0 and not termination
+            assert not observation["action_mask"].any()
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        steps += 1
+    assert steps == 4 and env.agents == []
+
+
+def test_an_illegal_action_raises_and_leaves_the_state_unchanged():
+    env = make_env("yum_cha")
+    env.reset(seed=2)
+    before = env.unwrapped.state.clone()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(dimsum.IllegalActionError):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.unwrapped.state == before
+
+
+def test_explicit_chance_is_refused():
+    with pytest.raises(ValueError, match="chance='explicit' is refused"):
+        raw_env("nice_buns", chance="explicit")
+
+
+def test_an_agent_sees_only_its_own_observation():
+    """Fairness: two states that differ only in another seat's hidden cards (a resample for seat
+    0 redraws the other hands) give seat 0 the same observation, and seat 1 a different one."""
+    env = make_env("yum_cha", players=4)
+    env.reset(seed=8)
+    play = np.random.default_rng(8)
+    for _ in range(6):  # a few moves in, so that some of the history is public
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(play.choice(np.flatnonzero(mask))))
+    raw = env.unwrapped
+    original = raw.state
+    seen = {agent: env.observe(agent)["observation"].copy() for agent in env.possible_agents}
+    for seed in range(20):
+        other = original.resample(0, seed)
+        if other.to_dict()["hands"][1] != original.to_dict()["hands"][1]:
+            break
+    else:
+        pytest.fail("no resample changed seat 1's hand")
+    raw.state = other
+    np.testing.assert_array_equal(env.observe("player_0")["observation"], seen["player_0"])
+    assert not np.array_equal(env.observe("player_1")["observation"], seen["player_1"])
+
+
+def test_importing_dimsum_does_not_import_pettingzoo():
+    code = "import sys, dimsum; dimsum.make('yum_cha'); sys.exit('pettingzoo' in sys.modules or 'gymnasium' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+def test_whole_random_games_end_with_the_games_returns(name):
+    env = make_env(name)
+    for seed in range(3):
+        total = play_random_game(env, seed)
+        returns = env.unwrapped.state.returns()
+        assert total == {f"player_{p}": returns[p] for p in range(len(returns))}
