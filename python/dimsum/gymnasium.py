@@ -1,0 +1,182 @@
+"""Gymnasium single-agent adapter: one seat of a dimsum game, the other seats played by policies.
+
+    import gymnasium
+    import dimsum.gymnasium  # registers dimsum/YumCha-v0, dimsum/NiceBuns-v0, dimsum/DimSumJam-v0
+    env = gymnasium.make("dimsum/YumCha-v0", players=4)
+    observation, info = env.reset(seed=7)
+
+``gymnasium.make("dimsum.gymnasium:dimsum/YumCha-v0")`` imports this module itself. Gymnasium 1.x
+has no plugin entry points (it dropped them in 1.0), so the import is what registers the ids.
+
+Conventions (docs/ADAPTERS.md):
+
+- The learner plays ``learner_seat`` (default 0). ``opponents`` is None (uniformly random legal
+  moves, drawn from the env's ``np_random``), one callable ``f(state) -> int`` for every other
+  seat, or a dict ``{seat: f}``. After the learner acts, the opponents are stepped until the
+  learner is to act again or the game is over; so is the start of the game after ``reset``.
+- Observation ``{"observation": state.observation(learner_seat), "action_mask": int8 mask}``; the
+  mask is all zero once the episode is over.
+- Reward: the learner's entry of ``state.returns()`` on the step that ends the game, 0 before.
+  ``terminated`` when the rules end the game; ``truncated`` after ``max_steps`` actions of all
+  seats (default ``game.max_game_length``, a cap the rules never reach), reward 0.
+- An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged; so does an
+  opponent policy's illegal choice. ``illegal_action="terminate"`` ends the episode on it instead
+  (``terminated``, reward ``game.min_return``, ``info["illegal_action"]``): for generic code that
+  plays unmasked actions, Gymnasium's ``check_env`` among it.
+- Chance is sampled inside ``apply``; ``chance="explicit"`` is refused (ValueError). Dim Sum Jam
+  is timed: every action is charged its default tick cost (option ``ticks_per_action``).
+- ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` deals from a seed drawn from
+  ``np_random``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Mapping, Optional, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .pettingzoo import RENDER_MODES, _SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
+    observation_space_of
+
+Policy = Callable[[Any], int]
+# "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
+# ends at once with the learner's reward game.min_return, the rules' state untouched; for generic
+# code that plays unmasked actions, gymnasium's check_env among it (it steps an action sampled
+# before a reset, so no mask can make it legal).
+ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+
+ENV_IDS = {
+    "yum_cha": "dimsum/YumCha-v0",
+    "nice_buns": "dimsum/NiceBuns-v0",
+    "dim_sum_jam": "dimsum/DimSumJam-v0",
+}
+
+
+class DimsumEnv(gymnasium.Env):
+    """One seat of a dimsum game against fixed opponent policies (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+
+    def __init__(self, game_name: str, learner_seat: int = 0,
+                 opponents: Union[None, Policy, Mapping[int, Policy]] = None,
+                 render_mode: Optional[str] = None, max_steps: Optional[int] = None,
+                 illegal_action: str = "raise", **options: Any):
+        self.game = make_sampled_game(game_name, options)
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        if isinstance(learner_seat, bool) or not isinstance(learner_seat, int) \
+                or not 0 <= learner_seat < self.game.players:
+            raise ValueError(f"learner_seat must be a seat in 0..{self.game.players - 1}, got {learner_seat!r}")
+        self.learner_seat = learner_seat
+        self._policies = self._opponent_policies(opponents)
+        self.render_mode = check_render_mode(render_mode)
+        self.max_steps = check_max_steps(max_steps, self.game)
+        self.observation_space = observation_space_of(self.game)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state = None
+        self.steps = 0
+        self.forfeited = False
+
+    def _opponent_policies(self, opponents) -> Dict[int, Policy]:
+        seats = [p for p in range(self.game.players) if p != self.learner_seat]
+        if opponents is None:
+            return {p: self._random_policy for p in seats}
+        if callable(opponents):
+            return {p: opponents for p in seats}
+        policies = dict(opponents)
+        missing = [p for p in seats if not callable(policies.get(p))]
+        if missing:
+            raise ValueError(f"opponents has no callable policy for seats {missing}")
+        return policies
+
+    def _random_policy(self, state) -> int:
+        # from the env's np_random, so a seeded reset replays the same opponents
+        legal = state.legal_actions()
+        return legal[int(self.np_random.integers(len(legal)))]
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        deal_seed = seed if seed is not None else int(self.np_random.integers(_SEED_BOUND))
+        self.state = self.game.new_state(deal_seed)
+        self.steps = 0
+        self.forfeited = False
+        # the opening moves of the seats before the learner; a game that ended before the learner
+        # could act would leave nothing to learn, so it is dealt again
+        while self._play_opponents():
+            self.state = self.game.new_state(int(self.np_random.integers(_SEED_BOUND)))
+            self.steps = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), {}
+
+    def step(self, action: int):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self._episode_over():
+            raise RuntimeError("the episode is over: call reset()")
+        if self.illegal_action == "terminate" and not self.state.is_legal(int(action)):
+            return self._forfeit(int(action))
+        self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
+        self.steps += 1
+        self._play_opponents()
+        terminated = self.state.is_terminal
+        truncated = not terminated and self.steps >= self.max_steps
+        reward = float(self.state.returns()[self.learner_seat]) if terminated else 0.0
+        info = {"returns": tuple(self.state.returns())} if terminated else {}
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, info
+
+    def _forfeit(self, action: int):
+        """illegal_action="terminate": the episode ends on the illegal action, the worst reward."""
+        self.forfeited = True
+        info = {"illegal_action": action}
+        return self._observation(), float(self.game.min_return), True, False, info
+
+    def _play_opponents(self) -> bool:
+        """Steps the other seats until the learner acts; True if the game ended or was cut first."""
+        while not self._episode_over():
+            seat = self.state.current_player
+            if seat == self.learner_seat:
+                return False
+            self.state.apply(int(self._policies[seat](self.state)))
+            self.steps += 1
+        return True
+
+    def _episode_over(self) -> bool:
+        return self.forfeited or self.state.is_terminal or self.steps >= self.max_steps
+
+    def _observation(self) -> Dict[str, np.ndarray]:
+        mask = self._legal_mask_or_none()
+        if mask is None:
+            mask = np.zeros(self.game.num_actions, np.int8)
+        return {"observation": self.state.observation(self.learner_seat), "action_mask": mask}
+
+    def _legal_mask_or_none(self) -> Optional[np.ndarray]:
+        """The learner's legal moves as int8, or None before reset and once the episode is over."""
+        if self.state is None or self._episode_over():
+            return None
+        return self.state.legal_mask().astype(np.int8)
+
+    def render(self) -> Optional[str]:
+        """The learner's view as text (``state.observation_string``), never the whole table."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = self.state.observation_string(self.learner_seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def register_envs() -> None:
+    """Registers the three ids (once: importing this module again changes nothing)."""
+    for game_name, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=DimsumEnv, kwargs={"game_name": game_name})
+
+
+register_envs()

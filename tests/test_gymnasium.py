@@ -1,0 +1,159 @@
+"""The Gymnasium single-agent adapter (dimsum.gymnasium): gymnasium's env checker on every game,
+the registered ids, and the adapter's conventions (docs/ADAPTERS.md)."""
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import dimsum  # noqa: E402
+from dimsum.gymnasium import ENV_IDS, DimsumEnv  # noqa: E402
+
+GAMES = ["yum_cha", "nice_buns", "dim_sum_jam"]
+
+
+def play_random_episode(env, seed):
+    """One episode with random legal moves; returns (rewards, terminated, truncated) of the last step."""
+    observation, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    rewards = []
+    while True:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        if terminated or truncated:
+            return rewards, terminated, truncated, info
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_gymnasium_env_checker_passes(name, render_mode):
+    """check_env steps unmasked actions, one of them sampled before a reset, so it runs with
+    illegal_action="terminate"; made through the id so that it also renders every mode."""
+    env = gymnasium.make(ENV_IDS[name], render_mode=render_mode, illegal_action="terminate")
+    check_env(env.unwrapped, skip_render_check=False)
+
+
+def test_terminate_policy_ends_the_episode_on_an_illegal_action_with_the_worst_reward():
+    env = DimsumEnv("yum_cha", illegal_action="terminate")
+    observation, _ = env.reset(seed=2)
+    before = env.state.clone()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    observation, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and not truncated and reward == env.game.min_return
+    assert info == {"illegal_action": illegal} and not observation["action_mask"].any()
+    assert env.state == before
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+    env.reset(seed=2)
+    assert env.state == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_registered_ids_make_the_game_with_options(name):
+    env = gymnasium.make(ENV_IDS[name], players=3, learner_seat=2)
+    assert env.unwrapped.game.name == name and env.unwrapped.game.players == 3
+    assert env.unwrapped.learner_seat == 2
+    observation, _ = env.reset(seed=0)
+    assert env.observation_space.contains(observation)
+
+
+def test_the_module_id_form_registers_on_make():
+    env = gymnasium.make("dimsum.gymnasium:dimsum/NiceBuns-v0")
+    assert env.unwrapped.game.name == "nice_buns"
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_reward_is_the_learners_return_at_the_end_and_zero_before(name, seat):
+    env = DimsumEnv(name, learner_seat=seat)
+    for seed in range(3):
+        rewards, terminated, truncated, info = play_random_episode(env, seed)
+        assert terminated and not truncated
+        assert all(r == 0.0 for r in rewards[:-1])
+        assert rewards[-1] == env.state.returns()[seat] == info["returns"][seat]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_learner_acts_at_every_step(name):
+    env = DimsumEnv(name, learner_seat=1)
+    observation, _ = env.reset(seed=4)
+    for _ in range(20):
+        assert env.state.current_player == 1
+        np.testing.assert_array_equal(observation["observation"], env.state.observation(1))
+        np.testing.assert_array_equal(observation["action_mask"], env.state.legal_mask())
+        observation, _, terminated, truncated, _ = env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+        if terminated or truncated:
+            break
+
+
+def test_opponent_policies_are_called_with_the_state_for_their_seats():
+    seen = []
+
+    def first_legal(state):
+        seen.append(state.current_player)
+        return state.legal_actions()[0]
+
+    env = DimsumEnv("nice_buns", players=3, opponents={1: first_legal, 2: first_legal})
+    observation, _ = env.reset(seed=1)
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert seen and set(seen) <= {1, 2}
+
+
+def test_a_missing_opponent_policy_is_refused():
+    with pytest.raises(ValueError, match="seats \\[2\\]"):
+        DimsumEnv("nice_buns", players=3, opponents={1: lambda s: s.legal_actions()[0]})
+
+
+def test_seeded_resets_replay_the_same_episode_from_new_state_seed():
+    a, b = DimsumEnv("yum_cha", learner_seat=2), DimsumEnv("yum_cha", learner_seat=2)
+    assert play_random_episode(a, 9)[0] == play_random_episode(b, 9)[0]
+    assert a.state == b.state
+    a.reset(seed=9)  # new_state(9), then the opponents' opening moves up to seat 2's turn
+    replayed = dimsum.make("yum_cha").new_state(9)
+    for action in a.state.history:
+        replayed.apply(action)
+    assert replayed == a.state and a.state.current_player == 2
+
+
+def test_unseeded_resets_continue_from_the_last_seed():
+    a, b = DimsumEnv("nice_buns"), DimsumEnv("nice_buns")
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.reset()[0]["observation"].tolist() == b.reset()[0]["observation"].tolist()
+    assert a.state == b.state
+
+
+def test_max_steps_truncates_with_zero_reward():
+    env = DimsumEnv("nice_buns", players=2, max_steps=6)
+    rewards, terminated, truncated, _ = play_random_episode(env, 0)
+    assert truncated and not terminated and rewards[-1] == 0.0
+    assert env.steps >= 6
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+def test_an_illegal_action_raises_and_leaves_the_state_unchanged():
+    env = DimsumEnv("dim_sum_jam")
+    observation, _ = env.reset(seed=2)
+    before = env.state.clone()
+    with pytest.raises(dimsum.IllegalActionError):
+        env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert env.state == before
+
+
+def test_explicit_chance_a_bad_seat_and_a_bad_policy_are_refused():
+    with pytest.raises(ValueError, match="chance='explicit' is refused"):
+        DimsumEnv("yum_cha", chance="explicit")
+    with pytest.raises(ValueError, match="learner_seat"):
+        DimsumEnv("yum_cha", players=2, learner_seat=2)
+    with pytest.raises(ValueError, match="illegal_action"):
+        DimsumEnv("yum_cha", illegal_action="ignore")
+
+
+def test_ansi_render_is_the_learners_view():
+    env = DimsumEnv("yum_cha", learner_seat=2, render_mode="ansi")
+    env.reset(seed=3)
+    assert env.render() == env.state.observation_string(2)
