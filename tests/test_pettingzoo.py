@@ -166,3 +166,11 @@ def test_whole_random_games_end_with_the_games_returns(name):
         total = play_random_game(env, seed)
         returns = env.unwrapped.state.returns()
         assert total == {f"player_{p}": returns[p] for p in range(len(returns))}
+
+
+def test_step_or_observe_before_reset_is_refused():
+    env = make_env("nice_buns")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")

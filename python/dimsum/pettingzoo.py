@@ -39,7 +39,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 import dimsum
 
@@ -126,15 +125,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.state.current_player)
+        self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        if self.state is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
         acting = not self.state.is_terminal and self.state.current_player == seat and not self.truncations[agent]
         mask = self.state.legal_mask().astype(np.int8) if acting else np.zeros(self.game.num_actions, np.int8)
         return {"observation": self.state.observation(seat), "action_mask": mask}
 
     def step(self, action: Optional[int]) -> None:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             # PettingZoo's protocol: each finished agent is stepped once with None to leave
@@ -143,27 +146,29 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self._cumulative_rewards[agent] = 0.0
         self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
         self.steps += 1
-        self._settle_after_action()
-        self._accumulate_rewards()
+        if self.state.is_terminal:
+            self._end_with_returns()
+        elif self.steps >= self.max_steps:
+            self._truncate_every_agent()
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_player]
         if self.render_mode == "human":
             self.render()
 
-    def _settle_after_action(self) -> None:
-        """Rewards and end flags after an action, and who is selected next."""
-        self.rewards = {a: 0.0 for a in self.agents}
-        if self.state.is_terminal:
-            returns = self.state.returns()
-            for agent in self.agents:
-                self.rewards[agent] = float(returns[self._seat[agent]])
-                self.terminations[agent] = True
-            # the dead steps start from the first seat
-            self.agent_selection = self.agents[0]
-        elif self.steps >= self.max_steps:
-            for agent in self.agents:
-                self.truncations[agent] = True
-            self.agent_selection = self.agents[0]
-        else:
-            self.agent_selection = agent_name(self.state.current_player)
+    # Before the end every reward is 0, as reset left them: the rewards and their running sums
+    # are touched only when the game ends (rebuilding them every action cost more than the rules).
+    def _end_with_returns(self) -> None:
+        returns = self.state.returns()
+        for agent in self.agents:
+            self.rewards[agent] = float(returns[self._seat[agent]])
+            self.terminations[agent] = True
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]  # the dead steps start from the first seat
+
+    def _truncate_every_agent(self) -> None:
+        for agent in self.agents:
+            self.truncations[agent] = True
+        self.agent_selection = self.agents[0]
 
     def render(self) -> Optional[str]:
         """The selected agent's view as text (``state.observation_string``), never the whole table."""
@@ -180,6 +185,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
 
 def env(game_name: str, render_mode: Optional[str] = None, **options: Any) -> AECEnv:
-    """The AEC env of ``game_name`` with ``options`` (``dimsum.make``'s, plus ``max_steps``),
-    wrapped in PettingZoo's order checks (step before reset is an error)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(game_name, render_mode=render_mode, **options))
+    """The AEC env of ``game_name`` with ``options`` (``dimsum.make``'s, plus ``max_steps``).
+
+    Not wrapped in PettingZoo's OrderEnforcingWrapper: its attribute forwarding cost more than
+    the rules per action (benchmarks/test_bench_adapters.py); the env checks the order itself
+    (``step`` or ``observe`` before ``reset`` is a RuntimeError)."""
+    return raw_env(game_name, render_mode=render_mode, **options)
