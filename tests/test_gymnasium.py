@@ -1,6 +1,9 @@
 """The Gymnasium single-agent adapter (dimsum.gymnasium): gymnasium's env checker on every game,
 the registered ids, and the adapter's conventions (docs/ADAPTERS.md)."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -157,3 +160,11 @@ def test_ansi_render_is_the_learners_view():
     env = DimsumEnv("yum_cha", learner_seat=2, render_mode="ansi")
     env.reset(seed=3)
     assert env.render() == env.state.observation_string(2)
+
+
+def test_the_gymnasium_adapter_needs_no_pettingzoo():
+    """The gymnasium extra alone is enough: pettingzoo blocked, the env still plays."""
+    code = ("import sys; sys.modules['pettingzoo'] = None\n"
+            "import gymnasium, dimsum.gymnasium\n"
+            "env = gymnasium.make('dimsum/DimSumJam-v0'); env.reset(seed=0)")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -155,7 +155,8 @@ def test_an_agent_sees_only_its_own_observation():
 
 
 def test_importing_dimsum_does_not_import_pettingzoo():
-    code = "import sys, dimsum; dimsum.make('yum_cha'); sys.exit('pettingzoo' in sys.modules or 'gymnasium' in sys.modules)"
+    code = ("import sys, dimsum; dimsum.make('yum_cha'); "
+            "sys.exit('pettingzoo' in sys.modules or 'gymnasium' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 

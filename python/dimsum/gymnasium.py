@@ -37,7 +37,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .pettingzoo import RENDER_MODES, _SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
+from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
     observation_space_of
 
 Policy = Callable[[Any], int]
@@ -99,14 +99,14 @@ class DimsumEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
-        deal_seed = seed if seed is not None else int(self.np_random.integers(_SEED_BOUND))
+        deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
         self.steps = 0
         self.forfeited = False
         # the opening moves of the seats before the learner; a game that ended before the learner
         # could act would leave nothing to learn, so it is dealt again
         while self._play_opponents():
-            self.state = self.game.new_state(int(self.np_random.integers(_SEED_BOUND)))
+            self.state = self.game.new_state(int(self.np_random.integers(SEED_BOUND)))
             self.steps = 0
         if self.render_mode == "human":
             self.render()

@@ -40,49 +40,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-import dimsum
-
-RENDER_MODES = ("ansi", "human")
-# Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
-_SEED_BOUND = 1 << 63
-
-
-def agent_name(seat: int) -> str:
-    return f"player_{seat}"
-
-
-def make_sampled_game(game_name: str, options: Dict[str, Any]):
-    """The game, refusing explicit chance: an AEC env has no chance agent to play its nodes."""
-    if options.get("chance", "sampled") == "explicit":
-        raise ValueError(
-            f"dimsum adapters play chance inside apply (chance='sampled'); chance='explicit' is refused "
-            f"because the environment has no chance agent to choose outcomes (game {game_name!r})")
-    return dimsum.make(game_name, **options)
-
-
-def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-    return render_mode
-
-
-def check_max_steps(max_steps: Optional[int], game) -> int:
-    if max_steps is None:
-        return game.max_game_length
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
-    return max_steps
-
-
-def observation_space_of(game) -> spaces.Dict:
-    """Dict(observation=Box from the game's declared bounds, action_mask=Box(0, 1) of int8)."""
-    low, high = game.observation_bounds
-    return spaces.Dict({
-        "observation": spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32),
-                                  dtype=np.float32),
-        "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
-    })
-
+from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
+    make_sampled_game, observation_space_of
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     """One dimsum game as an AEC env (see the module docstring for the conventions)."""
@@ -116,7 +75,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             self.np_random, _ = seeding.np_random(seed)
             deal_seed = seed
         else:
-            deal_seed = int(self.np_random.integers(_SEED_BOUND))
+            deal_seed = int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
         self.steps = 0
         self.agents = list(self.possible_agents)

@@ -1,0 +1,55 @@
+"""What the PettingZoo and Gymnasium adapters share: the spaces, the checks of their arguments.
+
+Imports gymnasium (both adapters need its spaces), never pettingzoo: ``dimsum.gymnasium`` works
+with the ``gymnasium`` extra alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+from gymnasium import spaces
+
+import dimsum
+
+RENDER_MODES = ("ansi", "human")
+# Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
+SEED_BOUND = 1 << 63
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def make_sampled_game(game_name: str, options: Dict[str, Any]):
+    """The game, refusing explicit chance: an AEC env has no chance agent to play its nodes."""
+    if options.get("chance", "sampled") == "explicit":
+        raise ValueError(
+            f"dimsum adapters play chance inside apply (chance='sampled'); chance='explicit' is refused "
+            f"because the environment has no chance agent to choose outcomes (game {game_name!r})")
+    return dimsum.make(game_name, **options)
+
+
+def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    return render_mode
+
+
+def check_max_steps(max_steps: Optional[int], game) -> int:
+    if max_steps is None:
+        return game.max_game_length
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+    return max_steps
+
+
+def observation_space_of(game) -> spaces.Dict:
+    """Dict(observation=Box from the game's declared bounds, action_mask=Box(0, 1) of int8)."""
+    low, high = game.observation_bounds
+    return spaces.Dict({
+        "observation": spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32),
+                                  dtype=np.float32),
+        "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
+    })
