@@ -2,8 +2,10 @@
 every game with a few option sets, and the adapter's conventions (docs/ADAPTERS.md)."""
 
 import functools
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -175,3 +177,12 @@ def test_step_or_observe_before_reset_is_refused():
         env.step(0)
     with pytest.raises(RuntimeError, match="reset"):
         env.observe("player_0")
+
+
+def test_the_adapters_doc_examples_run():
+    """docs/ADAPTERS.md's code blocks, as written."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ADAPTERS.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "docs/ADAPTERS.md", "exec"), {})
