@@ -43,6 +43,7 @@ from pettingzoo import AECEnv
 from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
     make_sampled_game, observation_space_of
 
+
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     """One dimsum game as an AEC env (see the module docstring for the conventions)."""
 
@@ -131,7 +132,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
 
     def render(self) -> Optional[str]:
         """The selected agent's view as text (``state.observation_string``), never the whole table."""
-        if self.render_mode is None:
+        if self.render_mode is None or self.state is None:
             return None
         text = self.state.observation_string(self._seat[self.agent_selection]) if self.agents else ""
         if self.render_mode == "human":
