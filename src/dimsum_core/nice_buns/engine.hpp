@@ -60,16 +60,19 @@ struct Buns {
   }
   constexpr int coloured() const { return total(kColours); }
   // Bit k set when kind k has at least one bun.
-  constexpr unsigned present() const {
-    unsigned m = 0;
-    for (int k = 0; k < kKinds; ++k) m |= (get(k) != 0 ? 1u : 0u) << k;
-    return m;
-  }
-  // Bit k set when colour k has exactly `n` buns.
+  constexpr unsigned present() const { return nonzero_bytes(w) & ((1u << kKinds) - 1); }
+  // Bit k set when colour k has exactly `n` buns: the bytes equal to n are the zero bytes of w ^ n.
   constexpr unsigned colours_with(int n) const {
-    unsigned m = 0;
-    for (int k = 0; k < kColours; ++k) m |= (get(k) == n ? 1u : 0u) << k;
-    return m;
+    return ~nonzero_bytes(w ^ (static_cast<uint8_t>(n) * 0x0101010101010101ull)) & ((1u << kColours) - 1);
+  }
+  // Bit i set when byte i of x is not zero, without a loop (present() runs several times a
+  // step): adding 0x7F to a byte's low seven bits carries into its top bit unless they are all
+  // zero, OR the top bit itself, then one multiply gathers the eight top bits (byte i's lands
+  // on bit 56 + i; no two partial products meet, so nothing carries).
+  static constexpr unsigned nonzero_bytes(uint64_t x) {
+    constexpr uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full, kTop = 0x8080808080808080ull;
+    const uint64_t top = (((x & kLow7) + kLow7) | x) & kTop;
+    return static_cast<unsigned>(((top >> 7) * 0x0102040810204080ull) >> 56);
   }
   constexpr int largest_colour_count() const {
     int best = 0;
@@ -77,6 +80,10 @@ struct Buns {
     return best;
   }
 };
+
+// The byte tricks above, checked where they are written: each byte on its own, 0, 1, 0x7F, 0x80, 0xFF.
+static_assert(Buns{0x000000FF80007F01ull}.present() == 0b11011u);
+static_assert(Buns{0x0000000003000300ull}.colours_with(3) == 0b1010u && Buns{0}.colours_with(0) == 0b1111u);
 
 struct Face {
   uint8_t action;   // FaceAction
@@ -189,6 +196,8 @@ inline int holder_of(const Config& c, const State& s, int die) {
 int derive_current(const Config& c, const State& s);
 // The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
 int die_options(const Config& c, const State& s, int16_t* out);
+// How many entries die_options would list, without listing them (settle's forced-move test).
+int die_option_count(const Config& c, const State& s);
 // Explicit mode, set-up: the first seat still owed a starting bun (NB-1), -1 when none is.
 int seat_owed_a_bun(const Config& c, const State& s);
 // The colours seat p may still receive as a starting bun: the bag's, the colours p holds at 0.

@@ -117,7 +117,7 @@ void to_bag(const Config& c, State& s, int p, int colour, int n, int fish) {
 void plate(const Config& c, State& s, int p, int colour) {
   change_count(s, p, s.front[p], colour, -c.set_size);
   s.plates[p] = static_cast<uint8_t>(s.plates[p] | (1u << colour));
-  if (std::popcount(static_cast<unsigned>(s.plates[p])) >= c.sets_to_win) s.winner = static_cast<int8_t>(p);
+  if (count_bits(s.plates[p]) >= c.sets_to_win) s.winner = static_cast<int8_t>(p);
 }
 
 // NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
@@ -154,7 +154,7 @@ int run_cascade(const Config& c, State& s, int p) {
       const int largest = f.largest_colour_count();
       if (s.fish_on[p] < 0 || f.get(s.fish_on[p]) != largest) {
         const unsigned tied = f.colours_with(largest);
-        if (std::popcount(tied) == 1 || c.fish_tiebreak == 1) {
+        if ((tied & (tied - 1)) == 0 || c.fish_tiebreak == 1) {  // one colour (tied is never 0)
           s.fish_on[p] = static_cast<int8_t>(std::countr_zero(tied));
         } else {
           s.fish_on[p] = -1;
@@ -279,11 +279,14 @@ void settle(const Config& c, State& s) {
       if (draw_one(c, s)) return;
       continue;
     }
-    int16_t options[Engine::kMaxActions];
-    const int n = die_options(c, s, options);
+    // Only counted here: with two options or more the player decides, and legal_actions lists
+    // them then (listing them here too ran die_options twice a decision).
+    const int n = die_option_count(c, s);
     if (n >= 2) return;
     if (n == 1) {  // the only choice is made for the player
-      if (act(c, s, options[0])) return;
+      int16_t only[Engine::kMaxActions];
+      die_options(c, s, only);
+      if (act(c, s, only[0])) return;
     } else {
       enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
     }
@@ -358,12 +361,47 @@ int seat_owed_a_bun(const Config& c, const State& s) {
   return -1;
 }
 
+namespace {
+
+// The kinds that may change hands (NB-6): not a fish head unless fish_movable.
+constexpr unsigned movable_kinds(const Config& c) { return c.fish_movable ? 0x1Fu : 0x0Fu; }
+
+// The number of set bits of a mask of kinds (five bits): a table, as std::popcount is a libgcc
+// call on the baseline x86-64 this builds for.
+inline constexpr uint8_t kKindsIn[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
+
+// (seat, movable kind) pairs held by the seats other than h: what a steal or a swap takes.
+int movable_held_by_others(const Config& c, const State& s, int h) {
+  int n = 0;
+  for (int t = 0; t < c.players; ++t)
+    if (t != h) n += kKindsIn[s.front[t].present() & movable_kinds(c)];
+  return n;
+}
+
+}  // namespace
+
+int die_option_count(const Config& c, const State& s) {
+  const Face& face = face_of(c, s, s.die);
+  const int h = holder_of(c, s, s.die);
+  const int mine = kKindsIn[s.front[h].present() & movable_kinds(c)];
+  int n = 0;
+  switch (face.action) {
+    case kTake: n = kKindsIn[face.colours & s.tray.present()]; break;
+    case kPutBack: n = mine; break;
+    case kGive: n = mine * (c.players - 1); break;
+    case kSteal: n = movable_held_by_others(c, s, h); break;
+    case kSwap: n = mine ? mine * movable_held_by_others(c, s, h) : 0; break;
+    default: break;
+  }
+  return n && !c.mandatory_dice ? n + 1 : n;  // 'pass'
+}
+
 int die_options(const Config& c, const State& s, int16_t* out) {
   const Face& face = face_of(c, s, s.die);
   const int h = holder_of(c, s, s.die), P = c.players;
-  // kinds that may change hands: present, and not a fish head unless fish_movable
-  const unsigned movable_kinds = c.fish_movable ? 0x1Fu : 0x0Fu;
-  const unsigned mine = s.front[h].present() & movable_kinds;
+  const unsigned movable = movable_kinds(c);
+  const unsigned mine = s.front[h].present() & movable;
   int n = 0;
   auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
   // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
@@ -382,14 +420,14 @@ int die_options(const Config& c, const State& s, int16_t* out) {
       break;
     case kSteal:
       for (int k = 0; k < kKinds; ++k)
-        if (movable_kinds >> k & 1)
+        if (movable >> k & 1)
           for (int t = 0; t < P; ++t)
             if (t != h && s.front[t].get(k)) push(c.steal_action(k, t));
       break;
     case kSwap:
       for_each_bit(mine, [&](int a) {
         for (int t = 0; t < P; ++t)
-          if (t != h) for_each_bit(s.front[t].present() & movable_kinds, [&](int b) { push(c.swap_action(a, t, b)); });
+          if (t != h) for_each_bit(s.front[t].present() & movable, [&](int b) { push(c.swap_action(a, t, b)); });
       });
       break;
     default:
