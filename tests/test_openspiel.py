@@ -133,12 +133,19 @@ def test_ismcts_plays_with_dimsums_resample(config):
     play_with_bot(game, bot, rng, moves=3)
 
 
-@pytest.mark.parametrize("name", ["nice_buns", "dim_sum_jam"])
-def test_ismcts_needs_imperfect_information(name):
-    # OpenSpiel's IS-MCTS asserts an imperfect-information game; these two are perfect
-    # information (only chance is unknown), so it refuses them and plain MCTS is the search.
-    game = pyspiel.load_game(dos.game_name(name))
+@pytest.mark.parametrize("config", CONFIGS["nice_buns"] + CONFIGS["dim_sum_jam"])
+def test_ismcts_refuses_the_perfect_information_games(config):
+    # Nice Buns and Dim Sum Jam hide nothing but the future draws (chance nodes here), so they
+    # are declared perfect information, and OpenSpiel's IS-MCTS asserts imperfect information:
+    # plain MCTS is their search (test_mcts_plays).
+    game = pyspiel.load_game(config)
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    state, rng = game.new_initial_state(), np.random.RandomState(0)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:  # IS-MCTS searches a real choice
+        play_randomly(state, rng, 1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=2)
+    with pytest.raises(AssertionError):
+        bot.step(state)
 
 
 def play_with_bot(game, bot, rng, moves):
