@@ -10,7 +10,8 @@ Needs the ``openspiel`` extra (``pip install "dimsum[openspiel]"``).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Tuple
+import importlib
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 import pyspiel
@@ -37,7 +38,6 @@ def game_name(name: str) -> str:
 
 
 def _option_specs(name: str) -> Mapping[str, Any]:
-    import importlib
     return importlib.import_module(f"dimsum.games.{name}").OPTIONS
 
 
@@ -90,7 +90,7 @@ class DimsumGame(pyspiel.Game):
 
     DIMSUM_NAME = ""  # set by each registered subclass
 
-    def __init__(self, params: Mapping[str, Any] = None) -> None:
+    def __init__(self, params: Optional[Mapping[str, Any]] = None) -> None:
         options = {**parameter_defaults(self.DIMSUM_NAME), **(params or {})}
         self.dimsum_game = dimsum.make(self.DIMSUM_NAME, chance="explicit", **options)
         super().__init__(_game_type(self.DIMSUM_NAME), _game_info(self.dimsum_game), options)
@@ -182,7 +182,7 @@ def _is_players_own_view(iig_obs_type: Any) -> bool:
             and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
-def resample(state: DimsumState, player: int, seed: int = None) -> DimsumState:
+def resample(state: DimsumState, player: int, seed: Optional[int] = None) -> DimsumState:
     """A state ``player`` cannot tell from ``state`` (``dimsum``'s ``resample``), for IS-MCTS's
     ``set_resampler``. It is rebuilt by replaying the resampled history from the start, so that
     OpenSpiel's own record of the history (serialization, ``history()``) agrees with it."""
