@@ -1,0 +1,204 @@
+"""OpenSpiel games for dimsum: ``import dimsum.openspiel`` registers ``dimsum_<game>`` for every
+game, so that ``pyspiel.load_game("dimsum_nice_buns(players=3)")`` works.
+
+Each game is an explicit-stochastic OpenSpiel game (chance nodes with their exact probabilities):
+the adapter always makes the dimsum game with ``chance="explicit"``, and forwards every call to
+the dimsum state it wraps. What it provides and what it does not is in docs/OPENSPIEL.md.
+
+Needs the ``openspiel`` extra (``pip install "dimsum[openspiel]"``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
+import pyspiel
+
+import dimsum
+from dimsum._common import CHANCE, TERMINAL
+
+PREFIX = "dimsum_"
+"""OpenSpiel's name of a dimsum game is ``PREFIX + name``."""
+
+# Perfect information means every player sees the whole position: true of Nice Buns and Dim Sum
+# Jam, where only the future draws are unknown (and in explicit mode those are chance nodes).
+# Yum Cha hides the other players' hands.
+_IMPERFECT = frozenset({"yum_cha"})
+
+_SCALAR_TYPES = (bool, int, str)
+
+_RESAMPLE_SEED_BITS = 63
+
+
+def game_name(name: str) -> str:
+    """OpenSpiel's short name of dimsum game ``name``."""
+    return PREFIX + name
+
+
+def _option_specs(name: str) -> Mapping[str, Any]:
+    return importlib.import_module(f"dimsum.games.{name}").OPTIONS
+
+
+def parameter_defaults(name: str) -> Dict[str, Any]:
+    """The game's OpenSpiel parameters and their defaults: its options whose default is an int, a
+    bool or a str. OpenSpiel parameters are typed by their default, so an option whose default is
+    None (chosen at random) or data (a deck, dice) is not a parameter; ``chance`` is not either,
+    it is always explicit here."""
+    return {o.name: o.default for o in _option_specs(name).values()
+            if isinstance(o.default, _SCALAR_TYPES)}
+
+
+def _game_type(name: str) -> "pyspiel.GameType":
+    players = _option_specs(name)["players"]
+    information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if name in _IMPERFECT
+                   else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    return pyspiel.GameType(
+        short_name=game_name(name),
+        long_name=f"dimsum {name.replace('_', ' ').title()}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=information,
+        # General sum: no game promises a constant total (a Yum Cha washout shares, a Nice Buns
+        # turn cap gives everyone 0, Dim Sum Jam is cooperative).
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players.maximum,
+        min_num_players=players.minimum,
+        provides_information_state_string=True,
+        # A sound information-state tensor must have a fixed size and recall everything; the
+        # observation alone forgets. The string (dimsum's, perfect recall) is provided instead.
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_defaults(name))
+
+
+def _game_info(inner: "dimsum.Game") -> "pyspiel.GameInfo":
+    return pyspiel.GameInfo(
+        num_distinct_actions=inner.num_actions,
+        max_chance_outcomes=inner.num_chance_outcomes,
+        num_players=inner.players,
+        min_utility=float(inner.min_return),
+        max_utility=float(inner.max_return),
+        max_game_length=inner.max_game_length)
+
+
+class DimsumGame(pyspiel.Game):
+    """One dimsum game configuration as an OpenSpiel game (a subclass per game name)."""
+
+    DIMSUM_NAME = ""  # set by each registered subclass
+
+    def __init__(self, params: Optional[Mapping[str, Any]] = None) -> None:
+        options = {**parameter_defaults(self.DIMSUM_NAME), **(params or {})}
+        self.dimsum_game = dimsum.make(self.DIMSUM_NAME, chance="explicit", **options)
+        super().__init__(_game_type(self.DIMSUM_NAME), _game_info(self.dimsum_game), options)
+
+    def new_initial_state(self) -> "DimsumState":
+        # In explicit mode every random event is a chance node: the seed is never drawn from.
+        return DimsumState(self, self.dimsum_game.new_state(seed=0))
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "DimsumObserver":
+        if params:
+            raise ValueError(f"{self.DIMSUM_NAME} observers take no parameters, got {params}")
+        return DimsumObserver(self.dimsum_game, iig_obs_type)
+
+
+def _openspiel_player(player: int) -> int:
+    """dimsum's player ids (TERMINAL -1, CHANCE -2) as OpenSpiel's (-4, -1)."""
+    if player == TERMINAL:
+        return pyspiel.PlayerId.TERMINAL
+    if player == CHANCE:
+        return pyspiel.PlayerId.CHANCE
+    return player
+
+
+class DimsumState(pyspiel.State):
+    """A dimsum state (``self.dimsum_state``) seen through OpenSpiel's State API."""
+
+    def __init__(self, game: DimsumGame, inner: Any) -> None:
+        super().__init__(game)
+        self.dimsum_state = inner
+
+    def current_player(self) -> int:
+        return _openspiel_player(self.dimsum_state.current_player)
+
+    def is_terminal(self) -> bool:
+        return self.dimsum_state.is_terminal
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return self.dimsum_state.legal_actions()
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return self.dimsum_state.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        # Dim Sum Jam's timed states charge an action its default ticks when none are given.
+        self.dimsum_state.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return self.get_game().dimsum_game.chance_outcome_name(action)
+        return self.get_game().dimsum_game.action_name(action)
+
+    def returns(self) -> List[float]:
+        return list(self.dimsum_state.returns())
+
+    def __str__(self) -> str:
+        return str(self.dimsum_state)
+
+
+class DimsumObserver:
+    """OpenSpiel's PyObserver protocol over dimsum's views.
+
+    Two kinds: the observation (``perfect_recall=False``: the tensor is ``state.observation(p)``,
+    ``dict`` names its slices, the string is ``state.observation_string(p)``) and the information
+    state (``perfect_recall=True``: ``state.information_state_string(p)``, no tensor, see
+    ``provides_information_state_tensor``)."""
+
+    def __init__(self, inner_game: Any, iig_obs_type: Any) -> None:
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and not _is_players_own_view(iig_obs_type):
+            raise ValueError("dimsum observers give a player's own view (public information and that "
+                             f"player's private information), not {iig_obs_type}")
+        size = 0 if self.perfect_recall else int(np.prod(inner_game.observation_shape))
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {} if self.perfect_recall else {
+            s.name: self.tensor[s.start:s.stop] for s in inner_game.observation_layout}
+
+    def set_from(self, state: DimsumState, player: int) -> None:
+        if not self.perfect_recall:
+            state.dimsum_state.observation(player, out=self.tensor)
+
+    def string_from(self, state: DimsumState, player: int) -> str:
+        if self.perfect_recall:
+            return state.dimsum_state.information_state_string(player)
+        return state.dimsum_state.observation_string(player)
+
+
+def _is_players_own_view(iig_obs_type: Any) -> bool:
+    return (iig_obs_type.public_info
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+
+
+def resample(state: DimsumState, player: int, seed: Optional[int] = None) -> DimsumState:
+    """A state ``player`` cannot tell from ``state`` (``dimsum``'s ``resample``), for IS-MCTS's
+    ``set_resampler``. It is rebuilt by replaying the resampled history from the start, so that
+    OpenSpiel's own record of the history (serialization, ``history()``) agrees with it."""
+    if seed is None:
+        seed = int(np.random.randint(0, 2**_RESAMPLE_SEED_BITS, dtype=np.int64))
+    sampled = state.dimsum_state.resample(player, seed)
+    copy = state.get_game().new_initial_state()
+    for action in sampled.history:
+        copy.apply_action(action)
+    return copy
+
+
+def _register(name: str) -> None:
+    game_class = type(f"Dimsum{name.title().replace('_', '')}Game", (DimsumGame,), {"DIMSUM_NAME": name})
+    pyspiel.register_game(_game_type(name), game_class)
+
+
+for _name in dimsum.games():
+    _register(_name)

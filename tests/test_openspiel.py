@@ -1,0 +1,175 @@
+"""The OpenSpiel adapter (dimsum.openspiel): registration, parameters, OpenSpiel's own random
+simulation test, the serialization round trip, and OpenSpiel's Python MCTS and IS-MCTS."""
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import dimsum  # noqa: E402
+import dimsum.openspiel as dos  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+# Small configurations, so that a random game is short: OpenSpiel's checks and dimsum's
+# information state replay the game from the start at each step (a default Yum Cha game is
+# about 2,600 steps, chance nodes included, under random play).
+CONFIGS = {
+    "yum_cha": ["dimsum_yum_cha(players=2,rounds=1,max_turns_per_round=20)",
+                "dimsum_yum_cha(players=3,rounds=2,max_turns_per_round=10,auto_declare=True)"],
+    "nice_buns": ["dimsum_nice_buns(players=2,max_turns=30)",
+                  "dimsum_nice_buns(players=3,max_turns=20,mandatory_dice=False)"],
+    "dim_sum_jam": ["dimsum_dim_sum_jam(players=2)", "dimsum_dim_sum_jam(players=3,hand_limit=4)"],
+}
+ALL_CONFIGS = [c for configs in CONFIGS.values() for c in configs]
+
+
+def play_randomly(state, rng, steps):
+    """Plays up to ``steps`` actions (chance by its probabilities, players uniformly)."""
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_every_game_is_registered():
+    registered = set(pyspiel.registered_names())
+    assert {dos.game_name(n) for n in dimsum.games()} <= registered
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_parameters_are_the_scalar_options(name):
+    game = pyspiel.load_game(dos.game_name(name))
+    params = game.get_parameters()
+    assert "chance" not in params
+    assert params == dos.parameter_defaults(name)
+    assert all(isinstance(v, (bool, int, str)) for v in params.values())
+
+
+def test_load_game_with_parameters():
+    game = pyspiel.load_game("dimsum_nice_buns(players=3)")
+    inner = dimsum.make("nice_buns", players=3, chance="explicit")
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == inner.num_actions
+    assert game.max_chance_outcomes() == inner.num_chance_outcomes
+    assert game.max_game_length() == inner.max_game_length
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert game.observation_tensor_shape() == list(inner.observation_shape)
+
+
+def test_a_bad_parameter_is_refused():
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("dimsum_nice_buns(players=9)")
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_random_sim_test(config):
+    pyspiel.random_sim_test(pyspiel.load_game(config), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_chance_nodes_give_dimsums_probabilities(config):
+    state = pyspiel.load_game(config).new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert outcomes == state.dimsum_state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_serialization_round_trip(config):
+    game = pyspiel.load_game(config)
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(3), 60)
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    assert state2.history() == state.history()
+    assert state2.dimsum_state == state.dimsum_state
+    assert state2.current_player() == state.current_player()
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_views_are_dimsums(config):
+    game = pyspiel.load_game(config)
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(5), 40)
+    inner = state.dimsum_state
+    for p in range(game.num_players()):
+        np.testing.assert_array_equal(state.observation_tensor(p), inner.observation(p))
+        assert state.observation_string(p) == inner.observation_string(p)
+        assert state.information_state_string(p) == inner.information_state_string(p)
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_clone_is_independent(config):
+    state = play_randomly(pyspiel.load_game(config).new_initial_state(), np.random.RandomState(1), 30)
+    copy = state.clone()
+    before = state.history()
+    play_randomly(copy, np.random.RandomState(2), 5)
+    assert state.history() == before
+    assert copy.dimsum_state.history == copy.history()
+
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_mcts_plays(config):
+    game = pyspiel.load_game(config)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rng)
+    play_with_bot(game, bot, rng, moves=3)
+
+
+@pytest.mark.parametrize("config", CONFIGS["yum_cha"])
+def test_ismcts_plays_with_dimsums_resample(config):
+    game = pyspiel.load_game(config)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=rng)
+    seeds = iter(range(10**6))
+    bot.set_resampler(lambda state, player: dos.resample(state, player, next(seeds)))
+    play_with_bot(game, bot, rng, moves=3)
+
+
+@pytest.mark.parametrize("config", CONFIGS["nice_buns"] + CONFIGS["dim_sum_jam"])
+def test_ismcts_refuses_the_perfect_information_games(config):
+    # Nice Buns and Dim Sum Jam hide nothing but the future draws (chance nodes here), so they
+    # are declared perfect information, and OpenSpiel's IS-MCTS asserts imperfect information:
+    # plain MCTS is their search (test_mcts_plays).
+    game = pyspiel.load_game(config)
+    assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    state, rng = game.new_initial_state(), np.random.RandomState(0)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:  # IS-MCTS searches a real choice
+        play_randomly(state, rng, 1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(), uct_c=2.0, max_simulations=2)
+    with pytest.raises(AssertionError):
+        bot.step(state)
+
+
+def play_with_bot(game, bot, rng, moves):
+    """Plays the game until the bot has chosen ``moves`` legal actions (chance drawn by ``rng``)."""
+    state = game.new_initial_state()
+    chosen = 0
+    while not state.is_terminal() and chosen < moves:
+        if state.is_chance_node():
+            play_randomly(state, rng, 1)
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        chosen += 1
+    assert chosen == moves or state.is_terminal()
+
+
+def test_resample_keeps_the_players_view():
+    game = pyspiel.load_game(CONFIGS["yum_cha"][1])
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(7), 80)
+    while state.is_chance_node():
+        play_randomly(state, np.random.RandomState(8), 1)
+    player = state.current_player()
+    copy = dos.resample(state, player, seed=11)
+    assert copy.information_state_string(player) == state.information_state_string(player)
+    assert copy.history() == copy.dimsum_state.history
+    assert copy.legal_actions() == state.legal_actions()
