@@ -538,7 +538,9 @@ def make(str name, **options):
 
 # ---------------------------------------------------------------------------------------------
 
-@cython.freelist(8)  # clone/new_state reuse the objects of dead states (not in free-threaded builds)
+# clone/new_state reuse the objects of dead States: exact State only (Cython keeps no freelist for
+# TimedState and subclasses) and not in free-threaded builds.
+@cython.freelist(8)
 cdef class State:
     """A position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
