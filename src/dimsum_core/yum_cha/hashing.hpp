@@ -38,8 +38,8 @@ enum Field : int {
 using Keys = ScalarKeys<kSalt>;
 
 // The scalar fields every turn changes, their keys tabled over the field's whole range: each
-// Keys::key is a splitmix64 (two multiplies), and a turn of two actions set six of them, about a
-// tenth of a random step. The tables hold the very same keys, so State::hash is unchanged.
+// Keys::key is a splitmix64 (two multiplies), and a turn of two actions sets six of them (two
+// keys each). The tables hold the very same keys, so State::hash is unchanged.
 template <int Field, int Lo, int Hi>
 struct TabledKeys {
   static constexpr auto kTable = [] {
