@@ -12,6 +12,8 @@ cimport cython
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
@@ -117,9 +119,11 @@ cdef extern from *:
     """
     int dimsum_making_state
 
-# A state lives inline in its Python object: no second allocation per clone.
+# A state lives inline in its Python object: no second allocation per clone. The buffer is as
+# small as the largest State allows (Yum Cha's 552 bytes), since every new State object is
+# zeroed whole (tp_alloc) before the state is copied in: it was 1 KiB.
 cdef enum:
-    MAX_STATE_WORDS = 128      # 1 KiB, more than any game's State (checked in Game.__init__)
+    MAX_STATE_WORDS = 72       # 576 bytes (Game.__init__ refuses a larger State: raise this)
     MAX_ACTIONS = 1024         # legal-action scratch space (checked too)
     MAX_PLAYERS = 8
     ERR_LEN = 512
@@ -148,6 +152,40 @@ cdef object _new_array(int n, int typenum, bint zeroed):
     if zeroed:
         return PyArray_ZEROS(1, dims, typenum, 0)
     return PyArray_EMPTY(1, dims, typenum, 0)
+
+
+# Every action id as a Python int, made once: Python caches only -5..256, so legal_actions()
+# boxed every action of 257 and above (most of Dim Sum Jam's) on every call.
+cdef list _ACTION_INTS = list(range(MAX_ACTIONS))
+
+
+@cython.boundscheck(False)  # every id is below MAX_ACTIONS (Game.__init__ checks num_actions)
+@cython.wraparound(False)
+cdef list _action_list(const int16_t* actions, int n):
+    """actions[0:n] as a list, built at its final size from the shared ints."""
+    cdef list out = PyList_New(n)
+    cdef object a
+    for i in range(n):
+        a = _ACTION_INTS[actions[i]]
+        Py_INCREF(a)  # PyList_SET_ITEM steals a reference
+        PyList_SET_ITEM(out, i, a)
+    return out
+
+
+cdef object _checked_mask_out(object out, int size):
+    """``out`` if it can take a legal mask as it is (numpy bool, C-contiguous, writable, aligned,
+    ``size`` values), else TypeError or ValueError: a mask is never written through a copy."""
+    numpy()
+    if not PyArray_Check(out) or PyArray_TYPE(<PyArrayObject*>out) != NPY_BOOL:
+        raise TypeError(f"legal_mask(out=...) needs a numpy bool array, got {type(out).__name__}"
+                        f"{'' if not PyArray_Check(out) else ' of dtype ' + str(out.dtype)}")
+    cdef PyArrayObject* a = <PyArrayObject*>out
+    if not (PyArray_IS_C_CONTIGUOUS(a) and PyArray_ISWRITEABLE(a) and PyArray_ISALIGNED(a)):
+        raise ValueError("legal_mask(out=...) needs a writable, C-contiguous, aligned bool array "
+                         "(numpy.zeros(game.num_actions, dtype=bool) is one)")
+    if PyArray_SIZE(a) != size:
+        raise ValueError(f"legal_mask(out=...) needs {size} values, got {PyArray_SIZE(a)}")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,6 +538,9 @@ def make(str name, **options):
 
 # ---------------------------------------------------------------------------------------------
 
+# clone/new_state reuse the objects of dead States: exact State only (Cython keeps no freelist for
+# TimedState and subclasses) and not in free-threaded builds.
+@cython.freelist(8)
 cdef class State:
     """A position of a game. Mutable: ``apply`` changes it in place; ``clone`` copies it."""
 
@@ -565,14 +606,20 @@ cdef class State:
         """The legal actions, sorted; empty when the game is over; the outcomes at a chance node."""
         cdef int16_t actions[MAX_ACTIONS]
         cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
-        return [actions[i] for i in range(n)]
+        return _action_list(actions, n)
 
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
-    def legal_mask(self):
-        """A bool array of shape (num_actions,), True where the action is legal."""
+    def legal_mask(self, out=None):
+        """A bool array of shape (num_actions,), True where the action is legal. Fills ``out``
+        if given: a writable, C-contiguous numpy bool array of num_actions values."""
         cdef int16_t actions[MAX_ACTIONS]
         cdef int n = self.game.api.legal_actions(self.game.config, self.buf, actions)
-        mask = _new_array(self.game.num_actions, NPY_BOOL, True)
+        cdef int size = self.game.num_actions
+        if out is None:
+            mask = _new_array(size, NPY_BOOL, True)
+        else:
+            mask = _checked_mask_out(out, size)
+            memset(PyArray_DATA(<PyArrayObject*>mask), 0, size)
         cdef unsigned char* m = <unsigned char*>PyArray_DATA(<PyArrayObject*>mask)
         for i in range(n):
             m[actions[i]] = 1

@@ -31,29 +31,34 @@ void allowed_tables(const State& s, int& first, int& last) {
   last = s.required == 0 ? kTables : s.required;
 }
 
-// Per allowed table, the hand's tokens that fit an empty icon; true if any token or tea fits.
-bool playable(const Config& c, const State& s, uint64_t* fits, int* types_of) {
+// Per table, the hand's tokens that fit an empty icon and the types of its empty icons (both 0
+// at a table the player may not serve).
+void playable(const Config& c, const State& s, uint64_t* fits, int* types_of) {
   const uint64_t hand = s.hands[hand_of(c, s.active)];
   int first, last;
   allowed_tables(s, first, last);
-  bool any = false;
   for (int k = 0; k < kTables; ++k) {
     types_of[k] = 0;
     fits[k] = 0;
     if (k < first || k >= last) continue;
     types_of[k] = empty_types(c, s, k);
     fits[k] = hand & c.type_tokens[types_of[k]];
-    any = any || fits[k] != 0 || (s.tea_reception && types_of[k]);
   }
-  return any;
 }
 
 }  // namespace
 
+// settle asks this after every action, and legal_actions then builds the whole playable set:
+// this stops at the first allowed table where a token or a tea fits, and fills no arrays.
 bool has_play(const Config& c, const State& s) {
-  uint64_t fits[kTables];
-  int types[kTables];
-  return playable(c, s, fits, types);
+  const uint64_t hand = s.hands[hand_of(c, s.active)];
+  int first, last;
+  allowed_tables(s, first, last);
+  for (int k = first; k < last; ++k) {
+    const int types = empty_types(c, s, k);
+    if ((hand & c.type_tokens[types]) != 0 || (s.tea_reception && types)) return true;
+  }
+  return false;
 }
 
 namespace {

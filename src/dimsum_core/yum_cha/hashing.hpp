@@ -2,6 +2,8 @@
 // Internal to the yum_cha folder.
 #pragma once
 
+#include <array>
+
 #include "../common/zobrist.hpp"
 #include "engine.hpp"
 
@@ -34,6 +36,43 @@ enum Field : int {
 };
 
 using Keys = ScalarKeys<kSalt>;
+
+// The scalar fields every turn changes, their keys tabled over the field's whole range: each
+// Keys::key is a splitmix64 (two multiplies), and a turn of two actions sets six of them (two
+// keys each). The tables hold the very same keys, so State::hash is unchanged.
+template <int Field, int Lo, int Hi>
+struct TabledKeys {
+  static constexpr auto kTable = [] {
+    std::array<uint64_t, Hi - Lo + 1> table{};
+    for (int v = Lo; v <= Hi; ++v) table[static_cast<size_t>(v - Lo)] = Keys::key(Field, v);
+    return table;
+  }();
+  static constexpr uint64_t key(int value) { return kTable[static_cast<size_t>(value - Lo)]; }
+
+  template <typename T>
+  static void set(uint64_t& hash, T& ref, int value) {
+    hash ^= key(ref) ^ key(value);
+    ref = static_cast<T>(value);
+  }
+};
+using PhaseKeys = TabledKeys<kFPhase, kDraw, kDeckDraw>;
+using CurrentKeys = TabledKeys<kFCurrent, kChancePlayer, kMaxPlayers - 1>;
+using LastTakenKeys = TabledKeys<kFLastTaken, -1, kMaxTypes - 1>;
+using LastDiscardKeys = TabledKeys<kFLastDiscard, -1, kMaxTypes - 1>;
+
+// The turn counter only counts up: its table holds key(t) ^ key(t + 1) for the turns of any
+// default-sized round (the rest, up to max_turns' 10000, compute both keys).
+inline constexpr int kTabledTurns = 512;
+inline constexpr auto kTurnStepKeys = [] {
+  std::array<uint64_t, kTabledTurns> table{};
+  for (int t = 0; t < kTabledTurns; ++t) table[static_cast<size_t>(t)] = Keys::key(kFTurn, t) ^ Keys::key(kFTurn, t + 1);
+  return table;
+}();
+
+inline void count_turn(State& s) {
+  s.hash ^= s.turn < kTabledTurns ? kTurnStepKeys[s.turn] : Keys::key(kFTurn, s.turn) ^ Keys::key(kFTurn, s.turn + 1);
+  ++s.turn;
+}
 
 // The pending drawer (explicit chance) is keyed only while set, so that a sampled state, where it
 // is always unset, keeps the key it had before explicit chance existed.

@@ -20,11 +20,12 @@
 namespace dimsum::yum_cha {
 namespace {
 
+// Unkeyed: start_round computes the key of the dealt position once, after the whole deal.
 void deal_card(State& s, int player) {
   const int t = draw_kind(s.rng, s.deck, s.deck_size);
   s.deck.sub(t);
   --s.deck_size;
-  add_card(s, player, s.hands[player], t);
+  s.hands[player].add(t);
   ++s.hand_size[player];
 }
 
@@ -50,7 +51,6 @@ void start_round(const Config& c, State& s) {
   }
   s.phase = kDraw;
   s.current = s.starter;
-  s.hash = 0;
   for (int p = 0; p < c.players; ++p)
     for (int k = 0; k < kHandSize; ++k) deal_card(s, p);
   s.hash = Engine::compute_hash(c, s);
@@ -94,8 +94,8 @@ void end_round(const Config& c, State& s, int declarer) {
 
 // After a discard: the deck running out (YC-9), the turn cap (YC-10), then the next player.
 void end_turn(const Config& c, State& s) {
-  Keys::set(s.hash, kFTurn, s.turn, s.turn + 1);
-  Keys::set(s.hash, kFLastTaken, s.last_taken, -1);
+  count_turn(s);
+  LastTakenKeys::set(s.hash, s.last_taken, -1);
   if (s.deck_size == 0) {
     if (c.deck_out == kWashout) return end_round(c, s, -1);
     if (c.deck_out == kReshuffleCentre) {
@@ -112,19 +112,19 @@ void end_turn(const Config& c, State& s) {
     }
   }
   if (s.turn >= c.max_turns) return end_round(c, s, -1);
-  Keys::set(s.hash, kFCurrent, s.current, (s.current + 1) % c.players);
-  Keys::set(s.hash, kFPhase, s.phase, kDraw);
+  CurrentKeys::set(s.hash, s.current, (s.current + 1) % c.players);
+  PhaseKeys::set(s.hash, s.phase, kDraw);
 }
 
 // YC-3: the card type that may not be discarded now, or -1.
 int forbidden_discard(const Config& c, const State& s) {
   if (!c.forbid_immediate_return || s.last_taken < 0) return -1;
   const Counts64& hand = s.hands[s.current];
-  // unless it is the only kind of card left in the hand
-  const int kinds = std::popcount(Counts64::present_nibbles(hand.w[0])) +
-                    std::popcount(Counts64::present_nibbles(hand.w[1])) +
-                    std::popcount(Counts64::present_nibbles(hand.w[2])) +
-                    std::popcount(Counts64::present_nibbles(hand.w[3]));
+  // unless it is the only kind of card left in the hand. A present kind is a 1 in its nibble, so
+  // the four words' presence add up nibble by nibble (at most 4 each) and sum_word counts them:
+  // no std::popcount, a call into libgcc on the baseline x86-64 build.
+  const int kinds = Counts64::sum_word(Counts64::present_nibbles(hand.w[0]) + Counts64::present_nibbles(hand.w[1]) +
+                                       Counts64::present_nibbles(hand.w[2]) + Counts64::present_nibbles(hand.w[3]));
   return kinds > 1 ? s.last_taken : -1;
 }
 
@@ -151,7 +151,7 @@ YC_COLD bool is_chance_outcome(const Config& c, const State& s, int a) {
 YC_HOT void finish_draw(const Config& c, State& s, int p, int t) {
   add_card(s, p, s.hands[p], t);
   ++s.hand_size[p];
-  Keys::set(s.hash, kFPhase, s.phase, kDiscard);
+  PhaseKeys::set(s.hash, s.phase, kDiscard);
   if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
 }
 
@@ -260,7 +260,7 @@ void Engine::apply(const Config& c, State& s, int a) {
       remove_card(s, kHolderCentre, s.centre, t);
       --s.centre_size;
       add_card(s, kHolderKnown + p, s.known[p], t);
-      Keys::set(s.hash, kFLastTaken, s.last_taken, t);
+      LastTakenKeys::set(s.hash, s.last_taken, t);
     }
     finish_draw(c, s, p, t);
     return;
@@ -274,7 +274,7 @@ void Engine::apply(const Config& c, State& s, int a) {
   if (s.known[p].get(t)) remove_card(s, kHolderKnown + p, s.known[p], t);  // no longer sure
   add_card(s, kHolderCentre, s.centre, t);
   ++s.centre_size;
-  Keys::set(s.hash, kFLastDiscard, s.last_discard, t);
+  LastDiscardKeys::set(s.hash, s.last_discard, t);
   end_turn(c, s);
 }
 
