@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -125,9 +126,8 @@ class BatchEnv final : public BatchEnvBase {
   void sample_actions(uint64_t seed, int64_t* out) override {
     const uint64_t salted = seed ^ kSampleSalt;
     for_each_env([this, salted, out](size_t i) {
-      const LegalActions<G> legal(config_, states_[i]);
       Rng rng = Rng::from_seed(derive_seed(salted, i));
-      out[i] = legal.size > 0 ? legal.pick(rng) : -1;
+      out[i] = pick_legal(i, rng);
     });
   }
 
@@ -148,9 +148,17 @@ class BatchEnv final : public BatchEnvBase {
   }
 
  private:
+  // Batches of fewer envs than this per thread run inline: handing work to another thread
+  // costs 0.1-2 us and a step of an env 0.2-0.5 us, so below it two threads gained little on a
+  // quiet machine and lost up to half on a busy one (benchmarks/test_bench_batch.py).
+  static constexpr int64_t kMinEnvsPerThread = 16;
+
   // Envs per block handed to a thread: small enough to balance two threads on a noisy machine,
-  // large enough that the shared cursor is touched rarely.
-  int64_t grain() const { return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64); }
+  // large enough that the shared cursor is touched rarely. The whole batch (inline) if small.
+  int64_t grain() const {
+    if (num_envs_ < kMinEnvsPerThread * pool_.size()) return num_envs_;
+    return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64);
+  }
 
   template <class F>
   void for_each_env(F&& f) {
@@ -166,6 +174,27 @@ class BatchEnv final : public BatchEnvBase {
     if (a < 0 || a >= info_.num_actions) return false;
     const uint64_t word = legal_[i * static_cast<size_t>(mask_words_) + static_cast<size_t>(a >> 6)];
     return (word >> (a & 63)) & 1;
+  }
+
+  // LegalActions<G>(config_, states_[i]).pick(rng), read from the bits write_current made
+  // rather than generated again: the k-th legal action in ascending order is the k-th set bit.
+  // -1 if there is none (never: an env always holds a game in play).
+  int64_t pick_legal(size_t i, Rng& rng) const {
+    const uint64_t* bits = legal_.data() + row(i, mask_words_);
+    int count = 0;
+    for (int w = 0; w < mask_words_; ++w) count += std::popcount(bits[w]);
+    if (count == 0) return -1;
+    uint64_t k = rng.bounded(static_cast<uint64_t>(count));
+    for (int w = 0;; ++w) {
+      uint64_t word = bits[w];
+      const auto in_word = static_cast<uint64_t>(std::popcount(word));
+      if (k >= in_word) {
+        k -= in_word;
+        continue;
+      }
+      for (; k > 0; --k) word &= word - 1;  // drop the k lowest set bits
+      return int64_t{64} * w + std::countr_zero(word);
+    }
   }
 
   // The lowest env whose action is illegal, or -1. On the pool in blocks of kCheckGrain envs
@@ -222,7 +251,8 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   // obs, mask and player to act of env i's current (never terminal) state; the mask twice: the
-  // caller's bools, and the bits step() checks actions against.
+  // caller's bools, and the bits step() checks actions against and sample_actions picks from
+  // (the one move generation of an env-step).
   void write_current(size_t i) {
     const State& s = states_[i];
     const int player = G::current_player(s);
