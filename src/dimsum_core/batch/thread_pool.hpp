@@ -27,7 +27,8 @@
 // its run already closed goes straight to sleep rather than spinning (it is not getting a core
 // in time, and its spinning is what slows the caller). A worker that was asleep when the run
 // came is expected to be late (it must be woken and scheduled), so such a run is not held
-// against the workers unless the caller had to wait for one.
+// against the workers unless the caller had to wait for one; at the end of a backoff the
+// workers are woken one run ahead, and a late run then doubles the backoff.
 #pragma once
 
 #include <algorithm>
@@ -112,7 +113,7 @@ class ThreadPool {
     grain = std::max<int64_t>(1, grain);
     if (size_ == 1 || n <= grain) return f(int64_t{0}, n);
     if (inline_runs_left_ > 0) {
-      --inline_runs_left_;
+      if (--inline_runs_left_ == 0) wake_workers();  // so that they are awake for the next run
       return f(int64_t{0}, n);
     }
     const bool workers_were_awake = sleeping_.load(std::memory_order_relaxed) == 0;
@@ -129,6 +130,7 @@ class ThreadPool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &job;
+      warming_ = false;
       joined_ = 0;
       generation_.fetch_add(1, std::memory_order_release);
     }
@@ -171,10 +173,11 @@ class ThreadPool {
 
   // `on_time`: every worker joined before the caller ran out of blocks, and none kept it
   // waiting. `telling`: a late worker means contention (it was awake, or the caller waited).
+  // After a backoff, the workers were woken one run ahead: late again, the backoff doubles.
   void back_off_if_late(bool on_time, bool telling) {
     if (on_time) {
       backoff_ = 0;
-    } else if (telling) {
+    } else if (telling || backoff_ > 0) {
       backoff_ = std::clamp(2 * backoff_, kMinBackoff, kMaxBackoff);
       inline_runs_left_ = backoff_;
     }
@@ -220,6 +223,17 @@ class ThreadPool {
   // core busy elsewhere) are let off: the caller never waits for a thread to be scheduled
   // only to find nothing left to do. The job lives on the caller's stack, so a late worker
   // must not touch it: it sees job_ == nullptr and goes back to waiting.
+  // Wakes the workers with no job, to spin for the next run (a worker that came too late for
+  // a run sleeps at once, and a sleeping worker is always late for a short run).
+  void wake_workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      warming_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+  }
+
   // Returns whether every worker had joined.
   bool close_job() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -254,8 +268,8 @@ class ThreadPool {
         seen = generation_.load(std::memory_order_acquire);
         if (stopping_) return;
         job = job_;
-        spin = job != nullptr;
-        if (job == nullptr) continue;  // closed before this worker woke up: nothing to do
+        spin = job != nullptr || warming_;
+        if (job == nullptr) continue;  // closed before this worker woke up, or a wake-up only
         ++joined_;
       }
       work_on(*job, self);
@@ -280,6 +294,7 @@ class ThreadPool {
   std::atomic<int> sleeping_{0};         // workers asleep on work_ready_ (a hint, not a guard)
   int backoff_ = 0;                      // length of the last backoff (0: workers on time)
   int inline_runs_left_ = 0;             // runs still to do inline before trying the workers
+  bool warming_ = false;                 // the last generation bump was wake_workers()
   std::mutex done_mutex_;
   std::condition_variable all_finished_;
 };
