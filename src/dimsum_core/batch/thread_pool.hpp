@@ -219,10 +219,6 @@ class ThreadPool {
     }
   }
 
-  // Once the caller has run out of blocks, workers that have not picked the job up yet (their
-  // core busy elsewhere) are let off: the caller never waits for a thread to be scheduled
-  // only to find nothing left to do. The job lives on the caller's stack, so a late worker
-  // must not touch it: it sees job_ == nullptr and goes back to waiting.
   // Wakes the workers with no job, to spin for the next run (a worker that came too late for
   // a run sleeps at once, and a sleeping worker is always late for a short run).
   void wake_workers() {
@@ -234,6 +230,10 @@ class ThreadPool {
     work_ready_.notify_all();
   }
 
+  // Once the caller has run out of blocks, workers that have not picked the job up yet (their
+  // core busy elsewhere) are let off: the caller never waits for a thread to be scheduled
+  // only to find nothing left to do. The job lives on the caller's stack, so a late worker
+  // must not touch it: it sees job_ == nullptr and goes back to waiting.
   // Returns whether every worker had joined.
   bool close_job() {
     std::lock_guard<std::mutex> lock(mutex_);
