@@ -8,12 +8,13 @@ import pytest
 
 import dimsum
 from dimsum import _batch, _core
-from dimsum.reference.rng import derive_seed
+from dimsum.reference.rng import Rng, derive_seed
 
 # Short games, so that tests see many games end: the rules' own guards end them (terminated).
 SHORT = {"yum_cha": dict(players=3, rounds=1, max_turns_per_round=6)}
 
 GAMES = _core.registered_games()
+SAMPLE_SALT = 0x53414D504C450001  # sample_actions' salt (docs/API.md)
 
 
 @pytest.fixture(params=GAMES)
@@ -218,6 +219,20 @@ def test_sample_actions_are_legal_and_vary(game):
         seen.add(tuple(actions))
         _, _, _, _, info = env.step(actions)
     assert len(seen) > 1
+
+
+def test_sample_actions_are_the_documented_draw(game):
+    """Env i's action is legal_actions()[Rng(derive_seed(seed ^ salt, i)).bounded(count)] (docs/API.md):
+    the engine reads the legal actions from the mask its last step made, not from a new
+    generation, and must pick the same one."""
+    env = dimsum.BatchEnv(game, 8, seed=3, threads=2)
+    for k in range(40):
+        actions = env.sample_actions(k)
+        for i in range(env.num_envs):
+            legal = env.clone_state(i).legal_actions()
+            rng = Rng(derive_seed(k ^ SAMPLE_SALT, i))
+            assert actions[i] == legal[rng.bounded(len(legal))]
+        env.step(actions)
 
 
 # -- arrays are the env's own, reused ---------------------------------------------------------

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -93,6 +94,7 @@ class BatchEnv final : public BatchEnvBase {
         steps_(static_cast<size_t>(num_envs), 0),
         mask_words_((info_.num_actions + 63) / 64),
         legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
+        legal_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_ + 1), 0),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
   const ConfigInfo& info() const override { return info_; }
@@ -125,9 +127,8 @@ class BatchEnv final : public BatchEnvBase {
   void sample_actions(uint64_t seed, int64_t* out) override {
     const uint64_t salted = seed ^ kSampleSalt;
     for_each_env([this, salted, out](size_t i) {
-      const LegalActions<G> legal(config_, states_[i]);
       Rng rng = Rng::from_seed(derive_seed(salted, i));
-      out[i] = legal.size > 0 ? legal.pick(rng) : -1;
+      out[i] = pick_legal(i, rng);
     });
   }
 
@@ -148,9 +149,17 @@ class BatchEnv final : public BatchEnvBase {
   }
 
  private:
+  // Batches of fewer envs than this per thread run inline: handing work to another thread
+  // costs 0.1-2 us and a step of an env 0.2-0.5 us, so below it two threads gained little on a
+  // quiet machine and lost up to half on a busy one (benchmarks/test_bench_batch.py).
+  static constexpr int64_t kMinEnvsPerThread = 16;
+
   // Envs per block handed to a thread: small enough to balance two threads on a noisy machine,
-  // large enough that the shared cursor is touched rarely.
-  int64_t grain() const { return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64); }
+  // large enough that the shared cursor is touched rarely. The whole batch (inline) if small.
+  int64_t grain() const {
+    if (num_envs_ < kMinEnvsPerThread * pool_.size()) return num_envs_;
+    return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64);
+  }
 
   template <class F>
   void for_each_env(F&& f) {
@@ -166,6 +175,37 @@ class BatchEnv final : public BatchEnvBase {
     if (a < 0 || a >= info_.num_actions) return false;
     const uint64_t word = legal_[i * static_cast<size_t>(mask_words_) + static_cast<size_t>(a >> 6)];
     return (word >> (a & 63)) & 1;
+  }
+
+  // LegalActions<G>(config_, states_[i]).pick(rng), read from what write_current kept rather
+  // than generated again: the k-th legal action in ascending order is the k-th set bit, found
+  // through the counts of the words before it. -1 if there is none (never: an env always holds
+  // a game in play).
+  int64_t pick_legal(size_t i, Rng& rng) const {
+    const uint16_t* before = legal_before_.data() + row(i, mask_words_ + 1);
+    const int count = before[mask_words_];
+    if (count == 0) return -1;
+    const auto k = static_cast<int>(rng.bounded(static_cast<uint64_t>(count)));
+    int w = 0;
+    while (before[w + 1] <= k) ++w;
+    return int64_t{64} * w + nth_set_bit(legal_[row(i, mask_words_) + static_cast<size_t>(w)], k - before[w]);
+  }
+
+  // The position of the k-th (from 0) set bit of `word`, which has more than k. Portable (no
+  // BMI2): the set bits of each byte counted in parallel, their running sums in one multiply,
+  // then the byte that holds it, then at most 7 steps inside it. A loop over the bits cost
+  // more than generating the legal list again (Dim Sum Jam has up to 64 legal actions a word).
+  static int nth_set_bit(uint64_t word, int k) {
+    uint64_t x = word - ((word >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    const uint64_t through = x * 0x0101010101010101ull;  // byte b: set bits in bytes 0..b
+    int byte = 0;
+    while (static_cast<int>((through >> (8 * byte)) & 0xFF) <= k) ++byte;
+    if (byte > 0) k -= static_cast<int>((through >> (8 * (byte - 1))) & 0xFF);
+    uint64_t bits = (word >> (8 * byte)) & 0xFF;
+    for (; k > 0; --k) bits &= bits - 1;  // drop the k lowest set bits
+    return 8 * byte + std::countr_zero(bits);
   }
 
   // The lowest env whose action is illegal, or -1. On the pool in blocks of kCheckGrain envs
@@ -222,7 +262,9 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   // obs, mask and player to act of env i's current (never terminal) state; the mask twice: the
-  // caller's bools, and the bits step() checks actions against.
+  // caller's bools, and the bits step() checks actions against and sample_actions picks from
+  // (with the running counts of legal actions per word), so an env-step generates the legal
+  // list once.
   void write_current(size_t i) {
     const State& s = states_[i];
     const int player = G::current_player(s);
@@ -237,18 +279,24 @@ class BatchEnv final : public BatchEnvBase {
     uint64_t* bits = legal_.data() + row(i, mask_words_);
     std::fill_n(mask, info_.num_actions, false);
     std::fill_n(bits, mask_words_, uint64_t{0});
+    uint16_t* before = legal_before_.data() + row(i, mask_words_ + 1);
     uint64_t word = 0;  // bits[w], built in a register: the list is sorted
     int w = 0;
+    int count = 0;
+    before[0] = 0;
     for (const int a : LegalActions<G>(config_, s)) {
       mask[a] = true;
       if (a >> 6 != w) {
         bits[w] = word;
         word = 0;
+        for (++w; w <= a >> 6; ++w) before[w] = static_cast<uint16_t>(count);
         w = a >> 6;
       }
       word |= uint64_t{1} << (a & 63);
+      ++count;
     }
     bits[w] = word;
+    for (++w; w <= mask_words_; ++w) before[w] = static_cast<uint16_t>(count);
   }
 
   const Config config_;
@@ -261,6 +309,7 @@ class BatchEnv final : public BatchEnvBase {
   std::vector<int> steps_;            // actions so far in env i's current game
   const int mask_words_;              // 64-bit words per env in legal_
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
+  std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
   BatchOutputs out_;
   ThreadPool pool_;
 };

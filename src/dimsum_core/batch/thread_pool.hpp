@@ -17,6 +17,18 @@
 // and only then sleeps on the condition variable; the caller likewise spins briefly for the
 // last block. Spinning, not std::this_thread::yield(): on a busy machine a yielding worker
 // gave its core away for a whole time slice and so was almost never there when work came.
+//
+// When another process holds the other core, a worker is late: it was spinning but not on a
+// core when the run came (the caller took every block itself), or it was preempted inside a
+// block and the caller had to wait for it. Two threads then ran at 0.5-0.7x of one: the worker
+// took CPU time from the caller and the caller waited for it. So the pool backs off: after a
+// run whose workers were late, the next runs go inline, 8 of them, then twice as many after
+// every late run up to kMaxBackoff, and one run on time ends the backoff. A worker that finds
+// its run already closed goes straight to sleep rather than spinning (it is not getting a core
+// in time, and its spinning is what slows the caller). A worker that was asleep when the run
+// came is expected to be late (it must be woken and scheduled), so such a run is not held
+// against the workers unless the caller had to wait for one; at the end of a backoff the
+// workers are woken one run ahead, and a late run then doubles the backoff.
 #pragma once
 
 #include <algorithm>
@@ -100,6 +112,11 @@ class ThreadPool {
     if (n <= 0) return;
     grain = std::max<int64_t>(1, grain);
     if (size_ == 1 || n <= grain) return f(int64_t{0}, n);
+    if (inline_runs_left_ > 0) {
+      if (--inline_runs_left_ == 0) wake_workers();  // so that they are awake for the next run
+      return f(int64_t{0}, n);
+    }
+    const bool workers_were_awake = sleeping_.load(std::memory_order_relaxed) == 0;
     Job job;
     job.call = [](void* ctx, int64_t first, int64_t last) { (*static_cast<F*>(ctx))(first, last); };
     job.ctx = static_cast<void*>(&f);
@@ -113,13 +130,15 @@ class ThreadPool {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job_ = &job;
+      warming_ = false;
       joined_ = 0;
       generation_.fetch_add(1, std::memory_order_release);
     }
     work_ready_.notify_all();
     work_on(job, 0);
-    close_job();
-    wait_for_workers();
+    const bool all_joined = close_job();
+    const bool waited = !wait_for_workers_briefly();
+    back_off_if_late(all_joined && !waited, workers_were_awake || waited);
   }
 
  private:
@@ -144,6 +163,25 @@ class ThreadPool {
   // other core. Measured on 2 shared cores (1024 envs): 20 us and 200 us gave the same best
   // 2-thread speedup (1.8x), and 20 us lost less when the machine got busy mid-run.
   static constexpr std::chrono::microseconds kPollFor{50};
+
+  // Runs done inline after the first late run, and the most after several in a row. 1024 runs
+  // are 5-10 ms of 16-env steps from Python, so a probe of the workers (a wake-up, 50 us of
+  // spinning) costs about 1% of a busy machine's time; a machine that gets quiet again gets its
+  // second thread back within that time.
+  static constexpr int kMinBackoff = 8;
+  static constexpr int kMaxBackoff = 1024;
+
+  // `on_time`: every worker joined before the caller ran out of blocks, and none kept it
+  // waiting. `telling`: a late worker means contention (it was awake, or the caller waited).
+  // After a backoff, the workers were woken one run ahead: late again, the backoff doubles.
+  void back_off_if_late(bool on_time, bool telling) {
+    if (on_time) {
+      backoff_ = 0;
+    } else if (telling || backoff_ > 0) {
+      backoff_ = std::clamp(2 * backoff_, kMinBackoff, kMaxBackoff);
+      inline_runs_left_ = backoff_;
+    }
+  }
 
   // Tells every started worker to return, and waits for them. Workers only ever wait on this
   // pool (never on a run: none is in flight here), so they all see stopping_ and return.
@@ -181,30 +219,48 @@ class ThreadPool {
     }
   }
 
+  // Wakes the workers with no job, to spin for the next run (a worker that came too late for
+  // a run sleeps at once, and a sleeping worker is always late for a short run).
+  void wake_workers() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      warming_ = true;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+  }
+
   // Once the caller has run out of blocks, workers that have not picked the job up yet (their
   // core busy elsewhere) are let off: the caller never waits for a thread to be scheduled
   // only to find nothing left to do. The job lives on the caller's stack, so a late worker
   // must not touch it: it sees job_ == nullptr and goes back to waiting.
-  void close_job() {
+  // Returns whether every worker had joined.
+  bool close_job() {
     std::lock_guard<std::mutex> lock(mutex_);
     job_ = nullptr;
     pending_.fetch_sub(size_ - 1 - joined_, std::memory_order_acq_rel);
+    return joined_ == size_ - 1;
   }
 
-  void wait_for_workers() {
+  // Returns false if the workers took longer than kPollFor (the caller then slept for them).
+  bool wait_for_workers_briefly() {
     auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
-    if (poll(all_done)) return;
+    if (poll(all_done)) return true;
     std::unique_lock<std::mutex> lock(done_mutex_);
     all_finished_.wait(lock, all_done);
+    return false;
   }
 
   void worker_loop(int self) {
     uint64_t seen = 0;
+    bool spin = true;  // false once this worker came too late for a run: sleep at once
     for (;;) {
       auto new_work = [&] { return generation_.load(std::memory_order_acquire) != seen; };
-      if (!poll(new_work)) {
+      if (!(spin && poll(new_work))) {
         std::unique_lock<std::mutex> lock(mutex_);
+        sleeping_.fetch_add(1, std::memory_order_relaxed);
         work_ready_.wait(lock, new_work);
+        sleeping_.fetch_sub(1, std::memory_order_relaxed);
       }
       Job* job;
       {
@@ -212,7 +268,8 @@ class ThreadPool {
         seen = generation_.load(std::memory_order_acquire);
         if (stopping_) return;
         job = job_;
-        if (job == nullptr) continue;  // closed before this worker woke up: nothing to do
+        spin = job != nullptr || warming_;
+        if (job == nullptr) continue;  // closed before this worker woke up, or a wake-up only
         ++joined_;
       }
       work_on(*job, self);
@@ -234,6 +291,10 @@ class ThreadPool {
   int joined_ = 0;                       // workers that picked up the current job
   bool stopping_ = false;
   std::atomic<int> pending_{0};          // workers that may still touch the current job
+  std::atomic<int> sleeping_{0};         // workers asleep on work_ready_ (a hint, not a guard)
+  int backoff_ = 0;                      // length of the last backoff (0: workers on time)
+  int inline_runs_left_ = 0;             // runs still to do inline before trying the workers
+  bool warming_ = false;                 // the last generation bump was wake_workers()
   std::mutex done_mutex_;
   std::condition_variable all_finished_;
 };
