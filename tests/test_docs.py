@@ -35,3 +35,16 @@ def test_the_options_every_game_has_are_documented_in_the_api_page():
     for name, option in COMMON_OPTIONS.items():
         for value in option.choices:
             assert f'{name}="{value}"' in text, f"docs/API.md does not show {name}={value!r}"
+
+
+@pytest.mark.parametrize("args", [["--games", "0"], ["--games", "-5"], ["--threads", "0"], ["--games", "x"]])
+def test_the_command_line_refuses_bad_counts_with_a_usage_error(args, capsys):
+    from dimsum.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    assert stop.value.code == 2 and "error: argument" in capsys.readouterr().err
+
+
+def test_dir_lists_batch_env():
+    assert "BatchEnv" in dir(dimsum) and "make" in dir(dimsum)

@@ -60,6 +60,10 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
                                   check_seed(seed), threads)
 
 
+def __dir__():
+    return sorted(set(globals()) | {"BatchEnv"})  # BatchEnv is imported on first use (__getattr__)
+
+
 def __getattr__(name: str):
     # BatchEnv is imported on first use, so that `import dimsum` does not load numpy or _batch.
     if name == "BatchEnv":

@@ -43,14 +43,29 @@ def _endings(game, n_games: int, seed: int) -> Counter:
     return reasons
 
 
+def _at_least(lowest: int):
+    """An argparse type: an int no smaller than ``lowest`` (anything else is a usage error)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an int") from None
+        if value < lowest:
+            raise argparse.ArgumentTypeError(f"{value} is below {lowest}")
+        return value
+
+    return parse
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dimsum", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="yum_cha", choices=dimsum.games())
-    parser.add_argument("--games", type=int, default=2000, help="number of random games (default 2000)")
+    parser.add_argument("--games", type=_at_least(1), default=2000, help="number of random games (default 2000)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=_at_least(0), default=0)
+    parser.add_argument("--threads", type=_at_least(1), default=1)
     args = parser.parse_args(argv)
 
     try:
@@ -66,8 +81,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     print("  mean return per seat: " + "  ".join(f"{p}: {r:.3f}" for p, r in enumerate(returns.mean(axis=0))))
     print(f"  C++ random playouts: {steps / elapsed / 1e6:.2f} M steps/s, {args.games / elapsed:,.0f} games/s "
           f"({elapsed * 1e9 / max(steps, 1):.0f} ns/step, {args.threads} thread(s))")
-    endings = _endings(game, 100, args.seed)
-    print("  why 100 of them end: " + ", ".join(f"{reason} {100 * n / 100:.0f}%" for reason, n in endings.most_common())
+    sample = min(100, args.games)  # played again through the per-move API, for their dimsum.Outcome
+    endings = _endings(game, sample, args.seed)
+    print(f"  why {sample} of them end: " + ", ".join(f"{reason} {100 * n / sample:.0f}%"
+                                                   for reason, n in endings.most_common())
           + " (uniformly random play: a measure of the engine, not of play)")
     rate = _python_api_rate(game, 0.5, args.seed)
     print(f"  Python per-move API: {rate / 1e6:.2f} M steps/s ({1e9 / rate:.0f} ns/step)")
