@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import dimsum
+from dimsum.testing import random_position
 
 # -- budget ----------------------------------------------------------------------------------------
 
@@ -113,16 +114,7 @@ def game_module(game):
     return importlib.import_module(f"dimsum.games.{game.name}")
 
 
-def reachable(game, seed: int, steps: int):
-    """The position after up to ``steps`` seeded random actions (chance outcomes too) from the
-    deal of ``seed``: a state the rules can reach."""
-    rng = random.Random(seed)
-    state = game.new_state(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
+reachable = random_position  # dimsum.testing's: a position the rules can reach
 
 
 @st.composite

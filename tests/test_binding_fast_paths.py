@@ -8,26 +8,17 @@ import numpy as np
 import pytest
 
 import dimsum
+from dimsum.testing import random_position
 
 GAMES = dimsum.games()
 
-
-def played(game, seed, steps):
-    """A state `steps` random actions into the game of `seed` (fewer if it ends)."""
-    state = game.new_state(seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_legal_actions_are_plain_sorted_ints_matching_the_mask(name):
     game = dimsum.make(name)
     for seed in range(5):
-        state = played(game, seed, 7 * seed)
+        state = random_position(game, seed, 7 * seed)
         actions = state.legal_actions()
         assert type(actions) is list and all(type(a) is int for a in actions)
         assert actions == sorted(actions) and len(set(actions)) == len(actions)
@@ -41,7 +32,7 @@ def test_legal_actions_above_256_are_exact():
     game = dimsum.make("dim_sum_jam")  # its token plays are numbered up to 448
     seen_high = False
     for seed in range(10):
-        state = played(game, seed, 3)
+        state = random_position(game, seed, 3)
         actions = state.legal_actions()
         seen_high = seen_high or max(actions) > 256
         assert actions == np.flatnonzero(state.legal_mask()).tolist()
@@ -53,7 +44,7 @@ def test_legal_mask_out_fills_and_returns_the_given_array(name):
     game = dimsum.make(name)
     out = np.ones(game.num_actions, dtype=bool)  # stale Trues are cleared
     for seed in range(4):
-        state = played(game, seed, 5 + seed)
+        state = random_position(game, seed, 5 + seed)
         assert state.legal_mask(out=out) is out
         assert np.array_equal(out, state.legal_mask())
 
@@ -70,7 +61,7 @@ def test_legal_mask_out_fills_and_returns_the_given_array(name):
 ])
 def test_legal_mask_out_refuses_what_it_cannot_fill_in_place(bad, error):
     game = dimsum.make("yum_cha")
-    state = played(game, 1, 3)
+    state = random_position(game, 1, 3)
     out = bad(game.num_actions)
     if error == "readonly":
         out.flags.writeable = False
@@ -85,7 +76,7 @@ def test_legal_mask_out_refuses_what_it_cannot_fill_in_place(bad, error):
 @pytest.mark.parametrize("name", GAMES)
 def test_states_reused_after_others_die_are_independent_copies(name):
     game = dimsum.make(name)
-    state = played(game, 2, 9)
+    state = random_position(game, 2, 9)
     for _ in range(3):
         copies = [state.clone() for _ in range(20)]  # the freelist is filled and emptied
         del copies

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import math
 import pickle
+import random
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
@@ -206,6 +207,18 @@ class _Checker:
             if self.step <= 40:  # replaying the history: kept to the openings, where it is cheap
                 self.expect(other.information_state_string(p) == state.information_state_string(p),
                             f"resample({p}) changed player {p}'s information_state_string")
+
+
+def random_position(game: Any, seed: int, steps: int) -> Any:
+    """The position after up to ``steps`` uniformly random actions (chance outcomes too, in an
+    explicit game) from the deal of ``seed``: a state the rules can reach. Seeded by ``seed``."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
 
 
 def _weighted_choice(state: Any, rng: Rng) -> int:
