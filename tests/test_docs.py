@@ -39,7 +39,7 @@ def test_the_options_every_game_has_are_documented_in_the_api_page():
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--games", "-5"], ["--threads", "0"], ["--games", "x"]])
 def test_the_command_line_refuses_bad_counts_with_a_usage_error(args, capsys):
-    from dimsum.__main__ import main
+    from dimsum.cli import main
 
     with pytest.raises(SystemExit) as stop:
         main(args)

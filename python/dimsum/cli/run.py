@@ -1,0 +1,79 @@
+"""``python -m dimsum``, the main job: play seeded random games and print results and throughput.
+
+    python -m dimsum                      # 2,000 four-player Yum Cha games
+    python -m dimsum --game nice_buns --games 500 --players 3 --threads 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from typing import List, Optional
+
+import dimsum
+from dimsum.cli.args import at_least
+
+
+def _python_api_rate(game, seconds: float, seed: int) -> float:
+    """Steps a second of a random game driven from Python through the per-move API."""
+    rng = random.Random(seed)
+    steps, start = 0, time.perf_counter()
+    state = game.new_state(seed)
+    while time.perf_counter() - start < seconds:
+        for _ in range(1000):
+            if state.is_terminal:
+                seed += 1
+                state = game.new_state(seed)
+            state.apply(rng.choice(state.legal_actions()))
+        steps += 1000
+    return steps / (time.perf_counter() - start)
+
+
+def _endings(game, n_games: int, seed: int) -> Counter:
+    """Why random games end (dimsum.Outcome reasons), over games played through the per-move API."""
+    rng = random.Random(seed)
+    reasons: Counter = Counter()
+    for i in range(n_games):
+        state = game.new_state(seed + i)
+        while not state.is_terminal:
+            state.apply(rng.choice(state.legal_actions()))
+        reasons[state.outcome.reason] += 1
+    return reasons
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dimsum", description=__doc__,
+                                     epilog="Other commands: python -m dimsum help",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="yum_cha", choices=dimsum.games())
+    parser.add_argument("--games", type=at_least(1), default=2000, help="number of random games (default 2000)")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=at_least(0), default=0)
+    parser.add_argument("--threads", type=at_least(1), default=1)
+    args = parser.parse_args(argv)
+
+    try:
+        game = dimsum.make(args.game, players=args.players)
+    except (ValueError, TypeError) as e:
+        parser.error(str(e))
+    print(f"dimsum {dimsum.__version__}: {args.games} random games of {game!r}")
+    start = time.perf_counter()
+    returns, lengths = dimsum.random_playouts(game, args.games, seed=args.seed, threads=args.threads)
+    elapsed = time.perf_counter() - start
+    steps = int(lengths.sum())
+    print(f"  mean length {lengths.mean():.1f} actions (min {lengths.min()}, max {lengths.max()})")
+    print("  mean return per seat: " + "  ".join(f"{p}: {r:.3f}" for p, r in enumerate(returns.mean(axis=0))))
+    print(f"  C++ random playouts: {steps / elapsed / 1e6:.2f} M steps/s, {args.games / elapsed:,.0f} games/s "
+          f"({elapsed * 1e9 / max(steps, 1):.0f} ns/step, {args.threads} thread(s))")
+    sample = min(100, args.games)  # played again through the per-move API, for their dimsum.Outcome
+    endings = _endings(game, sample, args.seed)
+    print(f"  why {sample} of them end: " + ", ".join(f"{reason} {100 * n / sample:.0f}%"
+                                                   for reason, n in endings.most_common())
+          + " (uniformly random play: a measure of the engine, not of play)")
+    rate = _python_api_rate(game, 0.5, args.seed)
+    print(f"  Python per-move API: {rate / 1e6:.2f} M steps/s ({1e9 / rate:.0f} ns/step)")
+    return 0
+

@@ -1,0 +1,157 @@
+"""Game records: one played game as JSON that replays exactly (the arena writes them, the replay
+page and ``dimsum.testing`` read them).
+
+A record holds the game's name and options, the seed of ``new_state``, every step as
+``[action, ticks]`` and, when known, the names of the players by seat and the returns::
+
+    {"format": "dimsum-record/1", "game": "nice_buns", "options": {"players": 2, ...},
+     "seed": 17, "players": ["ismcts:simulations=1000", "random"],
+     "steps": [[3, 0], [12, 0], ...], "returns": [1.0, 0.0]}
+
+``ticks`` is the time an action was charged in Dim Sum Jam (its default tick cost unless the
+player took longer), and 0 in the untimed games; action -1 is ``advance(ticks)`` (time passing
+with no action, Dim Sum Jam only). Replaying checks every step and names the first bad one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
+
+FORMAT = "dimsum-record/1"
+ADVANCE = -1  # a step that only lets time pass (Dim Sum Jam's state.advance)
+
+
+class RecordError(ValueError):
+    """A record that is not a record, is for another game, or holds an illegal step."""
+
+
+@dataclass
+class Record:
+    game: str
+    options: Dict[str, Any]
+    seed: int
+    steps: List[Tuple[int, int]] = field(default_factory=list)
+    players: Optional[List[str]] = None
+    returns: Optional[List[float]] = None
+
+    # ---- making -------------------------------------------------------------------------------
+    @classmethod
+    def of(cls, state: Any, seed: int, players: Optional[List[str]] = None) -> "Record":
+        """The record of ``state``, a state made by ``game.new_state(seed)`` and played since."""
+        game = state.game
+        if hasattr(state, "timeline"):
+            steps = [(int(a), int(t)) for a, t in state.timeline]
+        else:
+            steps = [(int(a), 0) for a in state.history]
+        returns = [float(r) for r in state.returns()] if state.is_terminal else None
+        return cls(game.name, dict(game.options), int(seed), steps, players, returns)
+
+    # ---- JSON ---------------------------------------------------------------------------------
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {"format": FORMAT, "game": self.game, "options": self.options, "seed": self.seed}
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["steps"] = [list(step) for step in self.steps]
+        if self.returns is not None:
+            out["returns"] = list(self.returns)
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    def save(self, path: Union[str, Path]) -> None:
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: Any, source: str = "record") -> "Record":
+        """Checks the shape of ``data`` (a parsed JSON object); RecordError says what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"{source} is not a dimsum record (a JSON object with \"format\": \"{FORMAT}\")")
+        for key, kind in (("game", str), ("options", dict), ("seed", int), ("steps", list)):
+            if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+                raise RecordError(f"{source}: {key!r} must be a {kind.__name__}, got {data.get(key)!r:.80}")
+        steps = []
+        for i, step in enumerate(data["steps"]):
+            if (not isinstance(step, list) or len(step) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in step)):
+                raise RecordError(f"{source}: step {i} must be [action, ticks] (two ints), got {step!r:.80}")
+            steps.append((step[0], step[1]))
+        players = data.get("players")
+        if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+            raise RecordError(f"{source}: 'players' must be a list of names, got {players!r:.80}")
+        returns = data.get("returns")
+        if returns is not None and not (isinstance(returns, list)
+                                        and all(isinstance(r, (int, float)) for r in returns)):
+            raise RecordError(f"{source}: 'returns' must be a list of numbers, got {returns!r:.80}")
+        return cls(data["game"], data["options"], data["seed"], steps, players,
+                   None if returns is None else [float(r) for r in returns])
+
+    @classmethod
+    def loads(cls, text: str, source: str = "record") -> "Record":
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise RecordError(f"{source} is not a dimsum record: not JSON ({e})") from None
+        return cls.from_json(data, source)
+
+    @classmethod
+    def load(cls, path: Union[str, Path]) -> "Record":
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
+        return cls.loads(text, f"record {str(path)!r}")
+
+    # ---- replaying ----------------------------------------------------------------------------
+    def make_game(self) -> Any:
+        import dimsum
+
+        try:
+            return dimsum.make(self.game, **self.options)
+        except (ValueError, TypeError) as e:
+            raise RecordError(f"the record's game cannot be made: {e}") from None
+
+    def states(self, game: Any = None) -> Iterator[Any]:
+        """Every state of the game, from ``new_state(seed)`` to the last step, each a fresh copy.
+
+        ``game``, when given, must be the record's game (same name and options). A step that is
+        illegal, or a record that does not end where it says, is a RecordError naming the step."""
+        from ._common import IllegalActionError
+
+        game = self.make_game() if game is None else game
+        if game.name != self.game or dict(game.options) != {**game.options, **self.options}:
+            raise RecordError(f"this record is a game of {self.game} with options {self.options}, "
+                              f"not of {game!r}")
+        state = game.new_state(self.seed)
+        timed = hasattr(state, "advance")
+        yield state.clone()
+        for i, (action, ticks) in enumerate(self.steps):
+            try:
+                if timed and action == ADVANCE:
+                    state.advance(ticks)
+                elif timed:
+                    state.apply(action, ticks)
+                elif ticks != 0:
+                    raise RecordError(f"step {i}: {self.game} is not timed, so ticks must be 0 (got {ticks})")
+                else:
+                    state.apply(action)
+            except (IllegalActionError, ValueError, TypeError) as e:
+                if isinstance(e, RecordError):
+                    raise
+                raise RecordError(f"step {i} of the record ({action}, {ticks} ticks) cannot be played: {e}") from None
+            yield state.clone()
+        if self.returns is not None:
+            if not state.is_terminal:
+                raise RecordError(f"the record gives returns but its {len(self.steps)} steps do not end the game")
+            if [float(r) for r in state.returns()] != self.returns:
+                raise RecordError(f"the record's returns {self.returns} are not the game's {list(state.returns())}")
+
+    def final_state(self, game: Any = None) -> Any:
+        state = None
+        for state in self.states(game):
+            pass
+        return state
