@@ -7,7 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium")
+from needs import need_module
+
+gymnasium = need_module("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 

@@ -4,7 +4,9 @@ simulation test, the serialization round trip, and OpenSpiel's Python MCTS and I
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+from needs import need_module
+
+pyspiel = need_module("pyspiel")
 
 import dimsum  # noqa: E402
 import dimsum.openspiel as dos  # noqa: E402

@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
+from needs import need_module
+
+need_module("pettingzoo")
+need_module("gymnasium")
 
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
