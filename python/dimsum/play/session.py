@@ -149,7 +149,7 @@ class Session:
                 spent = realtime.elapsed_ticks(self.clock.now() - started, self._tps())
                 if running and spent >= top:
                     return None
-                self.terminal.status(self._sand_status(top - spent if running else top, spent))
+                self.terminal.status(self._sand_status(top - spent, spent) if running else self._paused_status())
                 line = self.terminal.read_line(timeout=0.1)
                 if line is not None:
                     return line
@@ -198,14 +198,19 @@ class Session:
         return (f"{sand_text(max(0, left), clock.capacity, self._tps(), clock.lying_down)}   "
                 f"your thinking time: {spent / self._tps():.1f} s")
 
+    def _paused_status(self) -> str:
+        clock = self.state.clock
+        return (f"{sand_text(clock.top, clock.capacity, self._tps(), clock.lying_down)}   "
+                "the game is paused: no sand runs now")
+
     def _title(self) -> str:
         return (f"{self.game.name} (seed {self.seed}), you are seat {self.human}; "
                 + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.names) if s != self.human))
 
     def _screen(self, legal: List[int], message: str) -> str:
         if self.realtime:
-            clock = self.state.clock
-            first = self._sand_status(clock.top, 0)
+            first = self._sand_status(self.state.clock.top, 0) if realtime.glass_running(self.state) \
+                else self._paused_status()
         else:
             first = self._title()
         parts = [first, "", view_text(self.state, self.human, self.names), ""]

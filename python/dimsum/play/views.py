@@ -84,12 +84,12 @@ def nice_buns_view(state: Any, human: int, names: List[str]) -> str:
 
 
 # ---- Dim Sum Jam ---------------------------------------------------------------------------------
-def sand_text(top: int, capacity: int, ticks_per_second: int, lying: bool = False) -> str:
+def sand_text(top: int, capacity: int, ticks_per_second: int, lying: bool = False, label: str = "Sand") -> str:
     """``"Sand: 112.0 s of 120.0 s [#########...]"``: the glass, shown the same way everywhere."""
     width = 30
     full = round(width * top / capacity) if capacity else 0
     state = " (lying down: stopped)" if lying else (" (empty)" if top == 0 else "")
-    return (f"Sand: {top / ticks_per_second:.1f} s of {capacity / ticks_per_second:.1f} s "
+    return (f"{label}: {top / ticks_per_second:.1f} s of {capacity / ticks_per_second:.1f} s "
             f"[{'#' * full}{'.' * (width - full)}]{state}")
 
 
@@ -99,10 +99,11 @@ def dim_sum_jam_view(state: Any, human: int, names: List[str]) -> str:
     clock = d["clock"]
     limit = state.game.options["complaint_limit"]
     required = "any table" if d["required_table"] == 0 else f"table {d['required_table']}"
-    out = [sand_text(clock["top"], clock["capacity"], tps, clock["lying"]),
+    discarder = "" if d["discarder"] is None else f"   discarding: {seat_name(d['discarder'], human, names)}"
+    out = [sand_text(clock["top"], clock["capacity"], tps, clock["lying"], "Glass after the last move"),
            f"Complaints {d['complaints']} of {limit}   Exotic tea: {d['tea_supply']} in supply, "
            f"{d['tea_reception']} on reception   Deck: {len(d['deck'])} cards ({d['deck']}, V = VIP)",
-           f"Phase {d['phase']}   active: {seat_name(d['active'], human, names)}   next play: {required}"]
+           f"Phase {d['phase']}   active: {seat_name(d['active'], human, names)}   next play: {required}{discarder}"]
     for k, table in enumerate(d["tables"], start=1):
         if table["card"] is None:
             out.append(f"  table {k}: no card")
