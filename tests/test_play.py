@@ -218,6 +218,26 @@ def test_the_sand_running_out_while_i_think_is_a_complaint_on_screen():
     assert "the game is paused" in terminal.screens[-1].splitlines()[0]
 
 
+def test_a_complaint_says_whether_the_sand_ran_out_or_a_player_could_not_serve():
+    from dimsum.play.realtime import complaint_note
+
+    def name(seat):
+        return f"seat {seat}"
+
+    state = dimsum.make("dim_sum_jam", players=3).new_state(4)
+    before = state.clone()
+    state.apply(state.legal_actions()[0], 1200)  # the play empties the glass
+    assert complaint_note(before, state, name).startswith("COMPLAINT 1 of 3: the sand ran out.")
+    state = dimsum.make("dim_sum_jam", players=3, ticks_per_action=0).new_state(4)  # time off: only case III
+    bot = dimsum.bots.make("random", state.game, seed=1)
+    while state.field("complaints") == 0:
+        before = state.clone()
+        state.apply(bot.act(state))
+    assert complaint_note(before, state, name) == (
+        f"COMPLAINT 1 of 3: seat {state.to_dict()['active']} could not serve (the glass is laid down). "
+        "They may discard and replenish, then stand the glass and play on any table.")
+
+
 def test_undo_is_refused_in_real_time_with_the_reason():
     s, terminal = session("dim_sum_jam", ["1", "undo"], seed=4, clock=ManualClock(), players=3)
     s.run()

@@ -43,6 +43,7 @@ class Session:
         self.game, self.seed, self.human, self.bots, self.names = game, seed, human, bots, names
         self.terminal, self.clock, self.record_path = terminal, clock, record_path
         self.realtime = realtime.is_realtime(game)
+        self.timed = "complaint_limit" in game.options  # Dim Sum Jam: complaints are shown, clock or not
         self.state = game.new_state(seed)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
         self.events: List[str] = []
@@ -71,7 +72,7 @@ class Session:
     def _step(self, action: int, actor: int, ticks: Optional[int] = None) -> None:
         """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
         name = self.state.action_name(action)
-        before = self.state.clone() if self.realtime else None
+        before = self.state.clone() if self.timed else None
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
@@ -81,7 +82,7 @@ class Session:
             cost = f" ({ticks / self._tps():.1f} s of sand)" if self.realtime and ticks else ""
             self._log(f"{seat_name(actor, self.human, self.names)}: {name}{cost}")
         if before is not None:
-            note = realtime.complaint_note(before, self.state, seat_name(actor, self.human, self.names))
+            note = realtime.complaint_note(before, self.state, self._name)
             if note:
                 self._log(note)
 
@@ -96,6 +97,9 @@ class Session:
         scale = lcm(*(Fraction(p).denominator for _, p in outcomes))
         weights = [int(Fraction(p) * scale) for _, p in outcomes]
         return outcomes[self.chance_rng.draw_index(weights)][0]
+
+    def _name(self, seat: int) -> str:
+        return seat_name(seat, self.human, self.names)
 
     def _log(self, line: str) -> None:
         self.events.append(line)
@@ -164,7 +168,7 @@ class Session:
         self.state.advance(top)
         self.actors.append(-1)
         self._log(f"The sand ran out while you were thinking ({top / self._tps():.1f} s).")
-        note = realtime.complaint_note(before, self.state, "you")
+        note = realtime.complaint_note(before, self.state, self._name)
         if note:
             self._log(note)
 
