@@ -181,6 +181,14 @@ def test_quit_and_ctrl_c_leave_cleanly_with_the_record_written(tmp_path):
     assert s.run() == 130 and "Interrupted" in "".join(terminal.written)
 
 
+@pytest.mark.parametrize("bot, says", [(lambda state: 10**6, "is not a legal move"),
+                                       (lambda state: 1 / 0, "failed: ZeroDivisionError")])
+def test_a_broken_bot_stops_the_game_with_a_message_not_a_traceback(bot, says):
+    s, terminal = session("nice_buns", ["1"] * 50, players=2)
+    s.bots[1] = dimsum.bots.as_bot(bot)
+    assert s.run() == 1 and says in "".join(terminal.written)
+
+
 def test_chance_nodes_are_drawn_by_the_session_in_explicit_mode():
     s, terminal = session("nice_buns", ["1"] * 300, players=2, chance="explicit")
     assert s.run() == 0 and s.state.is_terminal

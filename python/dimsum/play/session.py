@@ -61,13 +61,18 @@ class Session:
                     self._human_turn()
                 else:
                     self._bot_turn(player)
+        except KeyboardInterrupt:  # Ctrl-C while a bot thinks (the prompt turns its own into Quit)
+            return self._leave(Quit("Interrupted: you left the game.", 130))
         except Quit as q:
-            self._save_record()
-            self.terminal.write(f"\n{q.message}\n{self._record_note()}")
-            return q.code
+            return self._leave(q)
         self._save_record()
         self.terminal.screen(self._result_screen())
         return 0
+
+    def _leave(self, q: Quit) -> int:
+        self._save_record()
+        self.terminal.write(f"\n{q.message}\n{self._record_note()}")
+        return q.code
 
     def _step(self, action: int, actor: int, ticks: Optional[int] = None) -> None:
         """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
@@ -87,7 +92,16 @@ class Session:
                 self._log(note)
 
     def _bot_turn(self, player: int) -> None:
-        action = self.bots[player].act(self.state)
+        try:
+            action = self.bots[player].act(self.state)
+            legal = self.state.is_legal(action)
+        except (KeyboardInterrupt, Quit):
+            raise
+        except Exception as e:  # a bot's bug ends the game with a message, never a traceback
+            raise Quit(f"The bot of {self._name(player)} failed: {type(e).__name__}: {e}", 1) from None
+        if not legal:
+            raise Quit(f"The bot of {self._name(player)} chose {action!r}, which is not a legal move; "
+                       "the game stops here.", 1)
         ticks = realtime.default_cost(self.state, action) if self.realtime else None
         self._step(action, player, ticks)
 
