@@ -294,3 +294,23 @@ def test_bad_arguments_exit_with_a_usage_error():
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "usage: python -m dimsum play" in done.stderr
     assert "the seats are 0 to 3" in done.stderr
+
+
+def test_the_terminal_reads_lines_with_a_timeout_keeps_lines_that_arrive_together_and_ends_at_eof():
+    import io
+
+    from dimsum.play import Terminal
+
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "rb", buffering=0) as reader:
+        terminal = Terminal(reader, io.StringIO())
+        assert not terminal.is_tty
+        assert terminal.read_line(timeout=0.01) is None  # nothing typed yet
+        os.write(write_fd, "1\nhelp\r\nqu".encode())
+        assert terminal.read_line(timeout=1) == "1"
+        assert terminal.read_line(timeout=0) == "help"
+        assert terminal.read_line(timeout=0.01) is None  # half a line waits for its end
+        os.close(write_fd)
+        assert terminal.read_line() == "qu"
+        with pytest.raises(EOFError):
+            terminal.read_line()

@@ -39,8 +39,9 @@ class Tmux:
                    f"env {env} {command}; echo \"[exit $?]\"; cat")
 
     def _tmux(self, *args):
-        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True,
-                              timeout=10).stdout
+        # -f /dev/null: no user configuration (a status bar or other keys would change the screen)
+        return subprocess.run(["tmux", "-f", "/dev/null", "-L", self.socket, *args], check=True,
+                              capture_output=True, text=True, timeout=10).stdout
 
     def screen(self):
         return self._tmux("capture-pane", "-p", "-t", "play")
