@@ -10,9 +10,10 @@ builder :mod:`dimsum.render.svg`; see docs/PICTURES.md.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Optional
+from typing import Any, List, Optional, Sequence
 
-__all__ = ["to_svg", "check_player"]
+__all__ = ["to_svg", "svg_pieces", "check_player"]
+_GAMES = ("dim_sum_jam", "nice_buns", "yum_cha")  # one module of this package each
 
 
 def check_player(state: Any, player: Optional[int]) -> Optional[int]:
@@ -30,13 +31,22 @@ def check_player(state: Any, player: Optional[int]) -> Optional[int]:
     return seat
 
 
-def to_svg(state: Any, player: Optional[int] = None, names: Optional[list] = None) -> str:
+def to_svg(state: Any, player: Optional[int] = None, names: Optional[Sequence[str]] = None) -> str:
     """The SVG picture of ``state`` (a str): the whole table, or seat ``player``'s view.
 
     ``names``: optional player names by seat (a record's players), shown next to the seats."""
+    return str(_draw(state, player, names))
+
+
+def svg_pieces(state: Any, player: Optional[int] = None, names: Optional[Sequence[str]] = None) -> List[str]:
+    """``to_svg``'s text cut into its zones (``"".join(pieces) == to_svg(...)``): a replay page
+    stores each distinct zone once."""
+    return _draw(state, player, names).pieces()
+
+
+def _draw(state: Any, player: Optional[int], names: Optional[Sequence[str]]) -> Any:
     seat = check_player(state, player)
-    try:
-        module = importlib.import_module(f"{__name__}.{state.game.name}")
-    except ModuleNotFoundError:
-        raise ValueError(f"to_svg: no picture is defined for the game {state.game.name!r}") from None
-    return module.draw(state, seat, names)
+    name = getattr(getattr(state, "game", None), "name", None)
+    if name not in _GAMES:
+        raise ValueError(f"to_svg: no picture is defined for the game {name!r}; pictures exist for {_GAMES}")
+    return importlib.import_module(f"{__name__}.{name}").draw(state, seat, names)

@@ -33,6 +33,7 @@ def _token_type(code: str) -> int:
 def draw_token(svg: Svg, x: float, y: float, code: str, r: float = 13) -> None:
     """A dim sum token: its type's colour, its type code and its number (the table it sends the
     next player to)."""
+    svg.zone()  # one piece: a replay page stores each distinct piece once
     svg.circle(x, y, r, fill=TYPE_COLOURS[_token_type(code)], stroke=INK)
     svg.text(x, y - 2, code[:3], size=r * 0.5, anchor="middle")
     svg.text(x, y + r * 0.65, code[3:], size=r * 0.75, anchor="middle", weight="bold")
@@ -40,6 +41,7 @@ def draw_token(svg: Svg, x: float, y: float, code: str, r: float = 13) -> None:
 
 def draw_tea(svg: Svg, x: float, y: float, r: float = 11) -> None:
     """An exotic tea token (wooden): a round token with a cup on it."""
+    svg.zone()  # one piece: a replay page stores each distinct piece once
     svg.circle(x, y, r, fill=TEA_COLOUR, stroke=INK)
     svg.path(f"M{x - r / 2:.1f},{y - r / 4:.1f} h{r:.1f} v{r / 3:.1f} a{r / 2:.1f},{r / 2:.1f} 0 0 1 "
              f"-{r:.1f},0 z", fill="#f5e6c8", stroke=None)
@@ -77,6 +79,7 @@ def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, x: fl
 
 
 def _draw_table(svg: Svg, cfg: Any, k: int, table: Dict[str, Any], required: bool, x: float, y: float) -> None:
+    svg.zone()
     svg.rect(x, y, TABLE_W, 184, fill="#f1e3c8", stroke=HIGHLIGHT if required else "#c9bba5", rx=8,
              stroke_width=3 if required else 1)
     svg.text(x + TABLE_W / 2, y + 22, f"Table {k + 1}", size=14, anchor="middle", weight="bold",
@@ -123,7 +126,7 @@ def _rule_line(d: Dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> Svg:
     cfg = state.game.spec
     opts = state.game.options
     d = state.to_dict()
@@ -189,4 +192,4 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     if ending:
         y = svg.paragraph(12, y + 14, ending, size=12, max_chars=130, weight="bold")
     svg.height = y + 10
-    return str(svg)
+    return svg

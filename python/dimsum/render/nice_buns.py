@@ -25,6 +25,7 @@ PHASE_TEXT = {"split": "splits the dice into two groups", "choose": "chooses a g
 
 def draw_bun(svg: Svg, x: float, y: float, kind: str, r: float = 10) -> None:
     """A bao bun (a round bun with pleats on top); a fish head bun is grey with an eye and a tail."""
+    svg.zone()  # one piece: a replay page stores each distinct piece once
     colour = BUN_COLOURS[kind]
     if kind == "fish head":
         svg.polygon([(x + r - 2, y), (x + r + 7, y - 6), (x + r + 7, y + 6)], fill=colour)
@@ -159,7 +160,7 @@ def _draw_seat(svg: Svg, state: Any, d: Dict[str, Any], q: int, viewer: Optional
             draw_bun(svg, fx + 14, y + 98 - i * 22, "fish head", r=9)
 
 
-def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> Svg:
     d = state.to_dict()
     n = state.game.players
     svg = Svg(WIDTH, 0, title=_headline(state, d))
@@ -181,4 +182,4 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     if ending:
         y = svg.paragraph(12, y + 14, ending, size=12, max_chars=130, weight="bold")
     svg.height = y + 10
-    return str(svg)
+    return svg

@@ -60,14 +60,14 @@ class Svg:
         self.width = width
         self.height = height
         self.title = title
-        self._parts: List[str] = []
+        self._chunks: List[List[str]] = [[]]
 
     # -- primitives --------------------------------------------------------------------------
     def add(self, tag: str, text: Optional[str] = None, **attrs: object) -> None:
         if text is None:
-            self._parts.append(f"<{tag}{_attrs(attrs)}/>")
+            self._chunks[-1].append(f"<{tag}{_attrs(attrs)}/>")
         else:
-            self._parts.append(f"<{tag}{_attrs(attrs)}>{esc(text)}</{tag}>")
+            self._chunks[-1].append(f"<{tag}{_attrs(attrs)}>{esc(text)}</{tag}>")
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: Optional[str] = INK,
              rx: float = 0, stroke_width: float = 1, **attrs: object) -> None:
@@ -101,15 +101,23 @@ class Svg:
                  font_family=family, **attrs)
 
     def open_group(self, **attrs: object) -> None:
-        self._parts.append(f"<g{_attrs(attrs)}>")
+        self._chunks[-1].append(f"<g{_attrs(attrs)}>")
 
     def close_group(self) -> None:
-        self._parts.append("</g>")
+        self._chunks[-1].append("</g>")
+
+    def zone(self) -> None:
+        """Starts a new zone of the table (a seat, the centre, the dice): what follows, up to the
+        next zone, is one of ``pieces()``. A replay page stores each distinct piece once
+        (dimsum.cli.replay), and most zones do not change from one step to the next."""
+        if self._chunks[-1]:
+            self._chunks.append([])
 
     # -- composite pieces shared by the games -----------------------------------------------
     def panel(self, x: float, y: float, w: float, h: float, label: str, fill: str = "#ffffff",
               stroke: str = "#c9bba5", label_fill: str = MUTED, stroke_width: float = 1) -> None:
-        """A rounded box with a small caption above its top-left corner (a zone of the table)."""
+        """A rounded box with a small caption in its top-left corner: a new zone of the table."""
+        self.zone()
         self.rect(x, y, w, h, fill=fill, stroke=stroke, rx=8, stroke_width=stroke_width)
         if label:
             self.text(x + 8, y + 14, label, size=11, fill=label_fill, weight="bold")
@@ -123,6 +131,7 @@ class Svg:
                   **attrs: object) -> float:
         """``content`` wrapped at ``max_chars`` characters a line from baseline ``y``; returns the
         y below the last line (so a picture can grow to fit it)."""
+        self.zone()
         lines = wrap_words(content, max_chars)
         for i, line in enumerate(lines):
             self.text(x, y + i * size * 1.3, line, size=size, **attrs)
@@ -130,16 +139,25 @@ class Svg:
 
     def banner(self, lines: Sequence[str], y: float = 20) -> None:
         """The picture's heading: the first line bold, the others smaller, left-aligned."""
+        self.zone()
         for i, line in enumerate(lines):
             self.text(12, y + 18 * i, line, size=15 if i == 0 else 12, weight="bold" if i == 0 else None,
                       fill=INK if i == 0 else MUTED)
 
+    def pieces(self) -> List[str]:
+        """The document in pieces: the opening, then one piece a zone, then the closing;
+        ``"".join(svg.pieces()) == str(svg)``."""
+        return [self._head()] + ["".join(chunk) for chunk in self._chunks if chunk] + ["</svg>"]
+
     def __str__(self) -> str:
+        return "".join(self.pieces())
+
+    def _head(self) -> str:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(self.width)} {num(self.height)}" '
                 f'width="{num(self.width)}" height="{num(self.height)}" font-family="{FONT}" role="img">')
         title = f"<title>{esc(self.title)}</title>" if self.title else ""
         background = f'<rect x="0" y="0" width="{num(self.width)}" height="{num(self.height)}" fill="{PAPER}"/>'
-        return head + title + background + "".join(self._parts) + "</svg>"
+        return head + title + background
 
 
 def wrap_words(content: str, max_chars: int) -> List[str]:

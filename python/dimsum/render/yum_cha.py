@@ -43,6 +43,7 @@ def _name_lines(name: str, width: int = 10) -> List[str]:
 
 def draw_card(svg: Svg, cfg: Any, t: int, x: float, y: float, count: int = 1, mark: bool = False) -> None:
     """Card type ``t`` face up at (x, y); ``count`` > 1 adds a badge, ``mark`` outlines it."""
+    svg.zone()  # one piece: a replay page stores each distinct piece once
     card = cfg.types[t]
     colour = _card_colour(card)
     svg.rect(x, y, CARD_W, CARD_H, fill="#fffdf8", stroke=HIGHLIGHT if mark else INK, rx=5,
@@ -64,6 +65,7 @@ def draw_card(svg: Svg, cfg: Any, t: int, x: float, y: float, count: int = 1, ma
 def draw_back(svg: Svg, x: float, y: float, count: int = 1, fan: float = 0) -> None:
     """A face-down card (the deck), or ``count`` of them fanned ``fan`` apart (hidden cards in a
     hand) with a badge saying how many."""
+    svg.zone()  # one piece: a replay page stores each distinct piece once
     for i in range(count if fan else 1):
         cx = x + i * fan
         svg.rect(cx, y, CARD_W, CARD_H, fill=BACK_COLOUR, stroke=INK, rx=5)
@@ -130,7 +132,7 @@ def _headline(state: Any, scene: Dict[str, Any]) -> str:
     return f"Yum Cha · round {scene['round'] + 1} of {rounds} · turn {scene['turn'] + 1} · {who}"
 
 
-def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> str:
+def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = None) -> Svg:
     cfg = state.game.spec
     scene = _scene_all(state) if player is None else _scene_seat(state, player)
     centre = [(t, c) for t, c in enumerate(scene["centre"]) if c]
@@ -181,4 +183,4 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     if ending:
         y = svg.paragraph(12, y + 14, ending, size=12, max_chars=130, weight="bold")
     svg.height = y + 10
-    return str(svg)
+    return svg
