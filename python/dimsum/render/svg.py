@@ -17,25 +17,22 @@ PAPER = "#fbf6ec"        # the background, a tablecloth
 MUTED = "#8a7f72"        # secondary text
 HIGHLIGHT = "#d9480f"    # whose turn it is, the required table
 
-_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+# XML's five special characters escaped; the control characters XML 1.0 forbids dropped
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+                          **{chr(c): None for c in range(32) if chr(c) not in "\t\n\r"}})
+_ATTR_NAMES: dict = {}  # python keyword -> SVG attribute name ("stroke_width" -> "stroke-width")
 
 
 def esc(text: object) -> str:
     """``text`` made safe for SVG text and attribute values (XML's five special characters).
     Characters XML 1.0 forbids (control characters) are dropped."""
-    out = []
-    for ch in str(text):
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 32 and ch not in "\t\n\r":
-            continue
-        else:
-            out.append(ch)
-    return "".join(out)
+    return str(text).translate(_ESCAPES)
 
 
 def num(value: float) -> str:
     """A coordinate as short, deterministic text: one decimal place at most."""
+    if type(value) is int:
+        return str(value)
     r = round(float(value), 1)
     if r == int(r):
         return str(int(r))
@@ -47,8 +44,11 @@ def _attrs(attrs: dict) -> str:
     for key, value in attrs.items():  # insertion order: callers pass attributes in a fixed order
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        text = num(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else esc(value)
+        name = _ATTR_NAMES.get(key)
+        if name is None:
+            name = _ATTR_NAMES[key] = key.rstrip("_").replace("_", "-")
+        kind = type(value)
+        text = num(value) if kind is int or kind is float else esc(value)
         parts.append(f' {name}="{text}"')
     return "".join(parts)
 
