@@ -29,3 +29,15 @@ def test_the_check_mode_finds_a_stale_picture(tmp_path, capsys):
     (tmp_path / "nice_buns.svg").write_text("<svg/>", encoding="utf-8")
     assert examples.main(["--out", str(tmp_path), "--check"]) == 1
     assert "nice_buns.svg" in capsys.readouterr().err
+
+
+def test_the_pictures_doc_examples_run(tmp_path, monkeypatch):
+    """docs/PICTURES.md's python blocks, each as a whole program."""
+    import re
+
+    text = (IMAGES.parents[1] / "docs" / "PICTURES.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, "docs/PICTURES.md", "exec"), {"__name__": "__main__"})
