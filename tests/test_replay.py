@@ -154,3 +154,11 @@ def test_the_command_line_prints_no_traceback(tmp_path):
                           str(tmp_path / "p.html")], capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr and "'game' must be a str" in run.stderr
     assert not (tmp_path / "p.html").exists()
+
+
+def test_player_names_cannot_break_out_of_the_page_script():
+    state = dimsum.make("nice_buns", players=2).new_state(1)
+    html = replay.page(Record.of(state, 1, ["</script><!--<script>", "b"]))
+    blob = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S).group(1)
+    assert "<!--" not in blob and "</script" not in blob
+    assert json.loads(blob)["views"][1] == "seat 0 (</script><!--<script>) sees"

@@ -112,8 +112,10 @@ def page_data(record: Record) -> Dict[str, Any]:
 def page(record: Record) -> str:
     """The HTML page of ``record`` (a str)."""
     data = page_data(record)
-    # inside <script>, "</" would end the element: JSON allows "<\/" for it
-    blob = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    # inside <script>, "</" would end the element and "<!--" change how it is parsed: JSON
+    # allows "<\/" and "\u003c" for them
+    blob = (json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+            .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
     from dimsum.render.replay_page import PAGE
     from dimsum.render.svg import esc
 
