@@ -227,14 +227,20 @@ def test_dim_sum_jam_page_plays_in_real_time_with_the_hourglass_running(page, tm
     assert page.js("document.getElementById('timed').hidden") is False
     glass_before = page.js("document.getElementById('glass-text').textContent")
     assert glass_before == "120.0 s left"
+    sand = "document.querySelector('#board [data-sand=top]').getAttribute('transform')"
+    seconds = "document.querySelector('#board [data-glass]').textContent"
+    assert "scale(1.000)" in page.js(sand) and page.js(seconds) == "120.0 s of 120 s left"
     page.js("document.getElementById('speed').value = '20'")
     page.js("document.getElementById('play').click()")
     assert page.js("document.getElementById('play').textContent") == "pause"
     time.sleep(1.5)  # 20x: 50 ticks a play at 200 ticks a second is 0.25 s a play
     page.js("document.getElementById('play').click()")
+    # paused: the hourglass in the picture shows the time run since the step's position
+    assert "scale(1.000)" not in page.js(sand) and page.js(seconds) != "120.0 s of 120 s left"
     step = int(page.js("document.getElementById('slider').value"))
     glass_after = float(page.js("document.getElementById('glass-text').textContent").split()[0])
     assert page.js("document.getElementById('play').textContent") == "play"
     assert step >= 2, "real-time play did not advance"
     assert glass_after < 120.0, "the hourglass did not run"
+    assert page.js(seconds).startswith(f"{glass_after:.1f} s of 120 s")
     assert page.console_errors() == []

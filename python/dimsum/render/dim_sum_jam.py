@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..games.dim_sum_jam import NUM_TABLES, TYPE_CODES, TYPE_NAMES
-from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label, wrap
+from .svg import HIGHLIGHT, INK, MUTED, Svg, num, seat_label, wrap
 from .view import ending_line, view_line
 
 TYPE_COLOURS = ("#f2cc8f", "#f4a259", "#b5c99a", "#7fb069", "#f7a1c4", "#e76f51", "#c9a227")
@@ -47,6 +47,11 @@ def draw_tea(svg: Svg, x: float, y: float, r: float = 11) -> None:
              f"-{r:.1f},0 z", fill="#f5e6c8", stroke=None)
 
 
+def scaled_about(amount: float, x: float, y: float) -> str:
+    """An SVG transform that scales by ``amount`` about the point (x, y)."""
+    return f"translate({num(x)} {num(y)}) scale({amount:.3f}) translate({num(-x)} {num(-y)})"
+
+
 def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, x: float, y: float) -> None:
     """The two-minute hourglass at (x, y): the sand in the top and bottom bulbs in proportion to
     the ticks left and run; turned on its side when it is lying down (time stopped)."""
@@ -58,23 +63,23 @@ def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, x: fl
     left, right, top, bottom = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
     svg.rect(left - 6, top - 8, w + 12, 8, fill="#6d4c41", stroke=INK)
     svg.rect(left - 6, bottom, w + 12, 8, fill="#6d4c41", stroke=INK)
-    # sand: the top bulb is a triangle pointing down, filled from the neck up to its level
-    if top_part > 0:
-        level = cy - (h / 2) * top_part
-        half = (w / 2) * top_part
-        svg.polygon([(cx - half, level), (cx + half, level), (cx, cy)], fill=SAND, stroke=None)
-    if top_part < 1:
-        level = bottom - (h / 2) * (1 - top_part) * 0.9
-        half = (w / 2) * (bottom - level) / (h / 2)
-        svg.polygon([(left, bottom), (right, bottom), (cx + (w / 2) - half, level), (cx - (w / 2) + half, level)],
-                    fill=SAND, stroke=None)
+    # sand: the top bulb's is the top triangle scaled about the neck by the part still in the top;
+    # the bottom's is a pile scaled about the bottom's centre by the part run through. The replay
+    # page runs the glass between steps by rewriting these transforms (data-sand, data-cx, data-cy).
+    pile = bottom - (h / 2) * 0.9
+    for part, amount, points, (px, py) in (
+            ("top", top_part, [(left, top), (right, top), (cx, cy)], (cx, cy)),
+            ("bottom", 1 - top_part, [(left, bottom), (right, bottom), (cx, pile)], (cx, bottom))):
+        svg.polygon(points, fill=SAND, stroke=None, transform=scaled_about(amount, px, py),
+                    data_sand=part, data_cx=px, data_cy=py)
     svg.polygon([(left, top), (right, top), (cx + 3, cy), (right, bottom), (left, bottom), (cx - 3, cy)],
                 fill="none", stroke=INK, stroke_width=1.5)
     svg.close_group()
     seconds = clock["top"] / max(1, ticks_per_second)
     total = clock["capacity"] / max(1, ticks_per_second)
     state_text = "lying down: time stopped" if clock["lying"] else "standing: time runs"
-    svg.text(cx, y + 140, f"{seconds:.1f} s of {total:g} s left", size=11, anchor="middle", weight="bold")
+    svg.text(cx, y + 140, f"{seconds:.1f} s of {total:g} s left", size=11, anchor="middle", weight="bold",
+             data_glass="seconds")
     svg.text(cx, y + 153, state_text, size=10, anchor="middle", fill=MUTED)
 
 

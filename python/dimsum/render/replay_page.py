@@ -65,6 +65,16 @@ function showGlass(k, elapsed) {
   const left = lying ? top : Math.max(0, top - elapsed);
   $("glass-sand").style.width = (100 * left / Math.max(1, capacity)).toFixed(1) + "%";
   $("glass-text").textContent = (left / data.ticks_per_second).toFixed(1) + " s left" + (lying ? " (lying down)" : "");
+  // the hourglass in the picture runs too: its sand is scaled about fixed points (render/dim_sum_jam.py)
+  const part = left / Math.max(1, capacity);
+  document.querySelectorAll("#board [data-sand]").forEach((el) => {
+    const x = Number(el.getAttribute("data-cx")), y = Number(el.getAttribute("data-cy"));
+    const amount = el.getAttribute("data-sand") === "top" ? part : 1 - part;
+    el.setAttribute("transform", "translate(" + x + " " + y + ") scale(" + amount.toFixed(3) + ") translate("
+      + (-x) + " " + (-y) + ")");
+  });
+  const seconds = document.querySelector("#board [data-glass]");
+  if (seconds) seconds.textContent = seconds.textContent.replace(/^[0-9.]+ s/, (left / data.ticks_per_second).toFixed(1) + " s");
 }
 
 function show(k) {
