@@ -150,6 +150,7 @@ def test_dim_sum_jam_draws_the_hourglass_lying_down_and_each_table():
     d = state.to_dict()
     d["clock"]["top"] = 400
     assert "40.0 s of 120 s left" in game.state_from_dict(d).to_svg()
+    assert "time off: the glass never runs" in dimsum.make("dim_sum_jam", ticks_per_action=0).new_state(1).to_svg()
     # a stuck player lays the glass down (case III): random play until it happens
     for seed in range(40):
         s, rng = game.new_state(seed), Rng(seed)

@@ -52,7 +52,8 @@ def scaled_about(amount: float, x: float, y: float) -> str:
     return f"translate({num(x)} {num(y)}) scale({amount:.3f}) translate({num(-x)} {num(-y)})"
 
 
-def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, x: float, y: float) -> None:
+def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, time_on: bool, x: float,
+                   y: float) -> None:
     """The two-minute hourglass at (x, y): the sand in the top and bottom bulbs in proportion to
     the ticks left and run; turned on its side when it is lying down (time stopped)."""
     cap = max(1, clock["capacity"])
@@ -78,6 +79,8 @@ def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, x: fl
     seconds = clock["top"] / max(1, ticks_per_second)
     total = clock["capacity"] / max(1, ticks_per_second)
     state_text = "lying down: time stopped" if clock["lying"] else "standing: time runs"
+    if not time_on:  # ticks_per_action=0: the glass never runs (docs/rules/dim_sum_jam.md, section 4)
+        state_text = "time off: the glass never runs"
     svg.text(cx, y + 140, f"{seconds:.1f} s of {total:g} s left", size=11, anchor="middle", weight="bold",
              data_glass="seconds")
     svg.text(cx, y + 153, state_text, size=10, anchor="middle", fill=MUTED)
@@ -140,7 +143,7 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     top = 58
     # the hourglass, the supply and reception card, the deck
     svg.panel(12, top, 124, 160, "")
-    draw_hourglass(svg, d["clock"], opts["ticks_per_second"], 12, top)
+    draw_hourglass(svg, d["clock"], opts["ticks_per_second"], cfg.time_on, 12, top)
     svg.panel(144, top, 330, 160, "Supply and reception card")
     svg.text(156, top + 38, "Exotic tea supply", size=11)
     for i in range(d["tea_supply"]):
@@ -163,10 +166,10 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     svg.text(156, top + 138, f"discard pile {len(d['discard'])}", size=11)
     svg.panel(482, top, WIDTH - 494, 160, f"Order deck: {len(d['deck'])} cards (top first)")
     for i, back in enumerate(d["deck"]):
-        bx, by = 494 + (i % 8) * 48, top + 26 + (i // 8) * 62
+        bx, by = 494 + (i % 11) * 34, top + 26 + (i // 11) * 58  # 21 cards at most: two rows
         vip = back == "V"
-        svg.rect(bx, by, 40, 54, fill="#b8860b" if vip else "#3d5a80", stroke=INK, rx=4)
-        svg.text(bx + 20, by + 31, "VIP" if vip else ("?" if back == "?" else ""), size=10, anchor="middle",
+        svg.rect(bx, by, 30, 50, fill="#b8860b" if vip else "#3d5a80", stroke=INK, rx=4)
+        svg.text(bx + 15, by + 29, "VIP" if vip else ("?" if back == "?" else ""), size=10, anchor="middle",
                  fill="#ffffff", weight="bold")
     if d["cards_out"]:
         svg.text(494, top + 152, f"orders fulfilled: {', '.join(map(str, d['cards_out']))}", size=10, fill=MUTED)
