@@ -4,7 +4,6 @@ made only of what that seat may see."""
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 import pytest

@@ -10,7 +10,7 @@ state field and never drawn, so a seat's view is the whole table marked with who
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 from ..games.dim_sum_jam import NUM_TABLES, TYPE_CODES, TYPE_NAMES
 from .svg import HIGHLIGHT, INK, MUTED, Svg, num, seat_label, wrap

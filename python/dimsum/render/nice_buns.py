@@ -9,7 +9,7 @@ that ``state.observation(p)`` holds.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 from ..games.nice_buns import COLOURS, DICE, FACE_ACTIONS, KINDS
 from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label

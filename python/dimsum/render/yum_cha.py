@@ -82,7 +82,6 @@ def _expand(counts: Sequence[int]) -> List[int]:
 
 
 def _scene_all(state: Any) -> Dict[str, Any]:
-    cfg = state.game.spec
     f = state.fields()
     d = state.to_dict()
     n = state.game.players
