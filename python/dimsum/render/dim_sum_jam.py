@@ -10,6 +10,8 @@ state field and never drawn, so a seat's view is the whole table marked with who
 
 from __future__ import annotations
 
+import math
+
 from typing import Any, Dict, Optional, Sequence
 
 from ..games.dim_sum_jam import NUM_TABLES, TYPE_CODES, TYPE_NAMES
@@ -64,14 +66,15 @@ def draw_hourglass(svg: Svg, clock: Dict[str, Any], ticks_per_second: int, time_
     left, right, top, bottom = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
     svg.rect(left - 6, top - 8, w + 12, 8, fill="#6d4c41", stroke=INK)
     svg.rect(left - 6, bottom, w + 12, 8, fill="#6d4c41", stroke=INK)
-    # sand: the top bulb's is the top triangle scaled about the neck by the part still in the top;
-    # the bottom's is a pile scaled about the bottom's centre by the part run through. The replay
-    # page runs the glass between steps by rewriting these transforms (data-sand, data-cx, data-cy).
+    # sand: the top bulb's is the top triangle scaled about the neck, the bottom's a pile scaled
+    # about the bottom's centre, each by the square root of its share of the sand (so that its area
+    # is that share). The replay page runs the glass between steps by rewriting these transforms
+    # (data-sand, data-cx, data-cy) the same way.
     pile = bottom - (h / 2) * 0.9
     for part, amount, points, (px, py) in (
             ("top", top_part, [(left, top), (right, top), (cx, cy)], (cx, cy)),
             ("bottom", 1 - top_part, [(left, bottom), (right, bottom), (cx, pile)], (cx, bottom))):
-        svg.polygon(points, fill=SAND, stroke=None, transform=scaled_about(amount, px, py),
+        svg.polygon(points, fill=SAND, stroke=None, transform=scaled_about(math.sqrt(amount), px, py),
                     data_sand=part, data_cx=px, data_cy=py)
     svg.polygon([(left, top), (right, top), (cx + 3, cy), (right, bottom), (left, bottom), (cx - 3, cy)],
                 fill="none", stroke=INK, stroke_width=1.5)

@@ -69,7 +69,7 @@ function showGlass(k, elapsed) {
   const part = left / Math.max(1, capacity);
   document.querySelectorAll("#board [data-sand]").forEach((el) => {
     const x = Number(el.getAttribute("data-cx")), y = Number(el.getAttribute("data-cy"));
-    const amount = el.getAttribute("data-sand") === "top" ? part : 1 - part;
+    const amount = Math.sqrt(el.getAttribute("data-sand") === "top" ? part : 1 - part);
     el.setAttribute("transform", "translate(" + x + " " + y + ") scale(" + amount.toFixed(3) + ") translate("
       + (-x) + " " + (-y) + ")");
   });
