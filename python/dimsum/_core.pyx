@@ -885,6 +885,17 @@ cdef class State:
     def __repr__(self):
         return f"<{self.game.name} state, player {self.current_player} to act, hash {self.hash:016x}>"
 
+    def to_svg(self, player=None):
+        """The table as an SVG picture (a str): every card shown when ``player`` is None, else
+        exactly what ``player`` may see (docs/PICTURES.md). Drawn by ``dimsum.render``."""
+        from dimsum.render import to_svg
+        return to_svg(self, player)
+
+    def _repr_svg_(self):
+        """Jupyter shows a state as its picture (the whole table)."""
+        from dimsum.render import to_svg
+        return to_svg(self, None)
+
 
 # ---------------------------------------------------------------------------------------------
 

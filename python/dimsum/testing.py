@@ -14,10 +14,12 @@ the shared tests and benchmarks loop over, declared next to the game.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import math
 import pickle
 import random
+import re
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
@@ -252,6 +254,53 @@ def playthrough(game: Any, seed: int, max_steps: int = 60) -> str:
         state.apply(action)
     lines.append(f"returns: {state.returns()}")
     return "\n".join(lines) + "\n"
+
+
+_PLAYTHROUGH_HEAD = re.compile(r"^# dimsum playthrough of (?:dimsum\.make\('(?P<name>\w+)', \*\*(?P<options>\{.*\})\)"
+                               r"|dimsum\.reference\.(?P<ref>\w+)\.Game\((?P<ref_options>\{.*\})\)), seed (?P<seed>\d+)$")
+_PLAYTHROUGH_STEP = re.compile(r"^## step (\d+): player (-?\d+) to act(?:, hash ([0-9a-f]{16}))?$")
+_PLAYTHROUGH_ACTION = re.compile(r"^action: (-?\d+) ")
+
+
+def playthrough_record(text: str) -> Any:
+    """The ``dimsum.records.Record`` of a ``playthrough`` text (its header names the game, its
+    options and the seed; its ``action:`` lines the moves, played with their default ticks).
+
+    Replays it and checks each step's key against the text: a text that is not a playthrough,
+    names a game that cannot be made, or whose steps do not replay is a RecordError naming the
+    step. (A playthrough's header leaves out a custom deck, cards or dice, so such a game's keys
+    will not match.)"""
+    from .records import Record, RecordError
+
+    lines = text.splitlines()
+    head = _PLAYTHROUGH_HEAD.match(lines[0]) if lines else None
+    if head is None:
+        raise RecordError("the text is not a dimsum playthrough (its first line must be "
+                          "'# dimsum playthrough of dimsum.make(...), seed N')")
+    name = head.group("name") or head.group("ref")
+    try:
+        options = ast.literal_eval(head.group("options") or head.group("ref_options"))
+    except (ValueError, SyntaxError) as e:
+        raise RecordError(f"the playthrough's options cannot be read: {e}") from None
+    record = Record(name, dict(options), int(head.group("seed")))
+    state = record.make_game().new_state(record.seed)
+    step = 0
+    for number, line in enumerate(lines[1:], 2):
+        header = _PLAYTHROUGH_STEP.match(line)
+        if header is not None:
+            step = int(header.group(1))
+            key = header.group(3)
+            if key is not None and f"{state.hash:016x}" != key:
+                raise RecordError(f"step {step} of the playthrough (line {number}): the replayed position has key "
+                                  f"{state.hash:016x}, the text says {key}")
+            continue
+        action = _PLAYTHROUGH_ACTION.match(line)
+        if action is not None:
+            try:
+                state.apply(int(action.group(1)))
+            except (ValueError, TypeError) as e:
+                raise RecordError(f"step {step} of the playthrough (line {number}) cannot be played: {e}") from None
+    return Record.of(state, record.seed)
 
 
 def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7) -> Report:
