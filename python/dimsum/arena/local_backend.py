@@ -1,36 +1,39 @@
 """Runs chunks in this process (workers=1) or in worker processes (multiprocessing, spawn context:
-the same on every platform, and safe with threads in the parent)."""
+the same on every platform, and safe with threads in the parent).
+
+Both backends take ``on_done(chunk result)`` and ``needed(task)``: after a bot failure, a task whose
+games all come after the failing game is not needed any more (it is cancelled if not started),
+while the tasks before it still run, so the failure reported is always the first by game index."""
 
 from __future__ import annotations
 
 import multiprocessing
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from typing import Callable, List, Tuple
+from typing import Any, Callable, List
 
 from .runner import Task, play_chunk
 
-Done = Callable[[Tuple[list, object]], bool]  # on_done(chunk result) -> keep going?
+OnDone = Callable[[Any], None]
+Needed = Callable[[Task], bool]
 
 
-def run_inline(tasks: List[Task], on_done: Done) -> None:
+def run_inline(tasks: List[Task], on_done: OnDone, needed: Needed) -> None:
     for task in tasks:
-        if not on_done(play_chunk(task)):
-            return
+        if needed(task):
+            on_done(play_chunk(task))
 
 
-def run_processes(tasks: List[Task], workers: int, on_done: Done) -> None:
-    """At most ``workers`` chunks at a time; after ``on_done`` says stop, the chunks not yet started
-    are cancelled and the running ones are still gathered (their finished games are kept)."""
+def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Needed) -> None:
+    """At most ``workers`` chunks run at a time; a running chunk is always gathered."""
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending = {pool.submit(play_chunk, task) for task in tasks}
-        stopping = False
+        pending = {pool.submit(play_chunk, task): task for task in tasks}
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                if future.cancelled():
-                    continue
-                if not on_done(future.result()) and not stopping:
-                    stopping = True
-                    for other in pending:
-                        other.cancel()
+                del pending[future]
+                if not future.cancelled():
+                    on_done(future.result())
+            for future, task in list(pending.items()):
+                if not needed(task) and future.cancel():
+                    del pending[future]

@@ -89,11 +89,12 @@ def _factory(kind: str) -> Optional[Callable[..., Any]]:
     return _bots._KINDS.get(kind)  # the registry's own table: the factory travels with the spec
 
 
-def check_picklable(entrants: List[Entrant], where: str) -> None:
-    """Bots given as objects must pickle to run in ``where`` (worker processes, Ray tasks)."""
+def check_picklable(entrants: List[Entrant], where: str, dumps: Callable[[Any], bytes] = pickle.dumps) -> None:
+    """Bots given as objects must pickle (with ``dumps``: Ray's cloudpickle takes lambdas too) to run
+    in ``where`` (worker processes, Ray tasks)."""
     for entrant in entrants:
         try:
-            pickle.dumps(entrant)
+            dumps(entrant)
         except Exception as e:  # pickle raises several types (PicklingError, AttributeError, TypeError)
             what = f"bot {entrant.name!r}" if entrant.kind is None else f"the factory of bot kind {entrant.kind!r}"
             raise TypeError(f"{what} cannot be sent to {where} ({type(e).__name__}: {e}); give it as a spec "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 from typing import Any, List
 
-from .local_backend import Done
+from .local_backend import Needed, OnDone
 from .runner import Task, play_chunk
 
 
@@ -66,15 +66,16 @@ def chunk_count(games: int) -> int:
     return max(1, min(games, 4 * cpus))
 
 
-def run_ray(tasks: List[Task], on_done: Done) -> None:
-    """Submits every chunk, gathers them as they finish; after ``on_done`` says stop, the chunks not
-    yet finished are cancelled."""
+def run_ray(tasks: List[Task], on_done: OnDone, needed: Needed) -> None:
+    """Submits every chunk and gathers them as they finish; chunks no longer needed are cancelled."""
     ray = _import_ray()
     remote = ray.remote(play_chunk)
-    pending = [remote.remote(task) for task in tasks]
+    pending = {remote.remote(task): task for task in tasks}
     while pending:
-        finished, pending = ray.wait(pending, num_returns=1)
-        if not on_done(ray.get(finished[0])):
-            for ref in pending:
+        finished, _ = ray.wait(list(pending), num_returns=1)
+        del pending[finished[0]]
+        on_done(ray.get(finished[0]))
+        for ref, task in list(pending.items()):
+            if not needed(task):
                 ray.cancel(ref)
-            return
+                del pending[ref]

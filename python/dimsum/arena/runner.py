@@ -5,8 +5,9 @@ the game's index (:mod:`.schedule`), so a chunk gives the same results wherever 
 
 Each bot acts on a copy of the game's state whose future randomness is redrawn
 (``state.clone(seed)``): a bot can neither change the game nor read the coming draws from its
-copy. A bot that raises, or returns an action the rules refuse, stops the tournament: the chunk
-returns the games it finished and a :class:`BotFailure` naming the bot, the game and the seeds.
+copy. A bot that raises, or returns an action the rules refuse, stops the tournament (no forfeit:
+a broken bot's results would mean nothing): the chunk returns the games it finished and a
+:class:`BotFailure` naming the bot, the game and the seeds.
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
 
     The same seed gives the same results for any ``workers``, ``ray`` and ``chunk_size``. Bad
     arguments are ValueError/TypeError before any game; a bot that fails, or Ray that cannot be
-    reached, is an :class:`ArenaError` that keeps the finished games."""
+    reached, is an :class:`ArenaError` that keeps the finished games. After a failure the games
+    before it still finish, so the failure named is the first by game index whatever the workers."""
     import dimsum
 
     if isinstance(game, str):
@@ -57,9 +58,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     entrants = make_entrants(bots, game)
     cooperative = game.name in COOPERATIVE_GAMES
     schedule = Schedule.at_least(seed, lineups(len(entrants), game.players, cooperative), games)
-    if ray is not None:
-        check_picklable(entrants, "Ray tasks")
-    elif workers > 1:
+    if ray is None and workers > 1:
         check_picklable(entrants, "worker processes")
     results = Results(game.name, dict(game.options), seed, [e.name for e in entrants], schedule, cooperative)
     records = Path(record_dir) if record_dir is not None else None
@@ -75,7 +74,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     label = f"{game.name}: {', '.join(results.bots)}"
     try:
         with Progress(schedule.games, label, progress) as bar:
-            def on_done(chunk: Any) -> bool:
+            def on_done(chunk: Any) -> None:
                 finished, failure = chunk
                 for g in finished:
                     if records is not None and g.record is not None:
@@ -84,7 +83,9 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                 bar.advance(len(finished))
                 if failure is not None and (results.failure is None or failure.index < results.failure.index):
                     results.failure = failure
-                return results.failure is None
+
+            def needed(task: Task) -> bool:
+                return results.failure is None or task.indices[0] < results.failure.index
 
             if ray is not None:
                 from . import ray_backend
@@ -93,17 +94,18 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                     started = ray_backend.connect(ray)
                 except ray_backend.RayUnavailable as e:
                     raise ArenaError(str(e), results) from None
+                import ray as ray_module
+
                 try:
-                    ray_backend.run_ray(tasks(ray_backend.chunk_count(schedule.games)), on_done)
+                    check_picklable(entrants, "Ray tasks", ray_module.cloudpickle.dumps)
+                    ray_backend.run_ray(tasks(ray_backend.chunk_count(schedule.games)), on_done, needed)
                 finally:
                     if started:
-                        import ray as ray_module
-
                         ray_module.shutdown()
             elif workers == 1:
-                local_backend.run_inline(tasks(max(1, schedule.games // 8)), on_done)
+                local_backend.run_inline(tasks(max(1, schedule.games // 8)), on_done, needed)
             else:
-                local_backend.run_processes(tasks(8 * workers), workers, on_done)
+                local_backend.run_processes(tasks(8 * workers), workers, on_done, needed)
     finally:
         results.games.sort(key=lambda g: g.index)
         if json_path is not None:

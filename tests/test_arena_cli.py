@@ -1,0 +1,66 @@
+"""python -m dimsum arena: the thin layer over dimsum.arena.run. Exit codes: 0 done, 1 stopped, 2 usage;
+never a traceback."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arena_bots  # noqa: F401  (registers the test kinds "first" and "broken" in this process)
+from dimsum.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_tournament_prints_its_table_and_writes_json_and_records(tmp_path, capsys):
+    path, records = tmp_path / "results.json", tmp_path / "games"
+    code = main(["arena", "--game", "nice_buns", "--players", "3", "--option", "max_turns=200", "--bots",
+                 "random,first", "--games", "6", "--seed", "1", "--json", str(path), "--record", str(records),
+                 "--no-progress"])
+    out = capsys.readouterr()
+    assert code == 0 and out.err == ""
+    assert "6 games of nice_buns (max_turns=200, players=3), seed 1: 6 line-ups x 1 rounds" in out.out
+    data = json.loads(path.read_text())
+    assert data["options"]["max_turns"] == 200 and data["complete"] and len(data["games"]) == 6
+    assert len(list(records.glob("game-*.json"))) == 6
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--bots", "nope"], "unknown bot kind 'nope'"),
+    (["--bots", "random:depth=2"], "has no parameter 'depth'"),
+    (["--bots", "random", "--option", "colour=red"], "unknown nice_buns option"),
+    (["--bots", "random", "--option", "players"], "is not name=value"),
+    (["--bots", "random", "--games", "0"], "argument --games"),
+    (["--bots", "random", "--players", "9"], "players"),
+])
+def test_bad_usage_is_exit_code_2_with_a_message(args, says, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["arena", "--game", "nice_buns", *args])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and says in err and "Traceback" not in err
+
+
+def test_a_failing_bot_is_exit_code_1_naming_it_and_the_finished_games_stay_in_the_json(tmp_path, capsys):
+    path = tmp_path / "results.json"
+    code = main(["arena", "--game", "nice_buns", "--players", "2", "--bots", "random,broken:after=52",
+                 "--games", "20", "--seed", "1", "--json", str(path), "--no-progress"])
+    out = capsys.readouterr()
+    assert code == 1 and "stopped: bot 'broken:after=52' (seat" in out.err and "Traceback" not in out.err
+    data = json.loads(path.read_text())
+    assert data["failure"]["bot"] == "broken:after=52" and len(data["games"]) == data["failure"]["index"] > 0
+
+
+def test_an_unreachable_ray_address_is_exit_code_1_with_a_message(capsys):
+    code = main(["arena", "--game", "nice_buns", "--bots", "random", "--ray", "127.0.0.1:1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Ray" in err and "Traceback" not in err
+
+
+def test_the_command_runs_as_a_program_with_a_progress_line_off_a_terminal():
+    done = subprocess.run([sys.executable, "-m", "dimsum", "arena", "--game", "nice_buns", "--players", "2",
+                           "--bots", "random,random", "--games", "4", "--seed", "3"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "nice_buns: random, random#2: 4/4 games" in done.stderr and "random#2" in done.stdout
