@@ -146,6 +146,12 @@ def test_a_failing_bot_stops_the_tournament_at_the_first_failing_game_named_keep
 FIRST_FAILURE = 3  # of "random,broken:after=52" at nice_buns, 2 players, seed 1 (game 3 has 55 steps)
 
 
+def test_a_bot_that_cannot_be_made_for_a_game_is_a_failure_named_at_the_first_game():
+    with pytest.raises(dimsum.arena.ArenaError, match=r"bot 'broken:fault=make' \(seat 1\) failed in game 0 .*"
+                                                      r"the bot could not be made: RuntimeError: no bot for this seed"):
+        dimsum.arena.run(dimsum.make("nice_buns", players=2), "random,broken:fault=make", games=2, progress=False)
+
+
 @pytest.mark.parametrize("name, options", [("nice_buns", {"players": 3}), ("dim_sum_jam", {"players": 2}),
                                            ("yum_cha", {"players": 2, "rounds": 1})])
 def test_records_replay_to_the_same_returns(tmp_path, name, options):

@@ -64,3 +64,18 @@ def test_the_command_runs_as_a_program_with_a_progress_line_off_a_terminal():
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "nice_buns: random, random#2: 4/4 games" in done.stderr and "random#2" in done.stdout
+
+
+def test_the_main_job_ends_with_a_short_arena_of_the_strongest_bots(capsys):
+    from dimsum.cli.run import SHOWCASE, showcase_specs
+
+    code = main(["--games", "20", "--arena-games", "2", "--seed", "4"])
+    out = capsys.readouterr()
+    assert code == 0 and "\narena: " in out.out and "games of nice_buns (players=2), seed 4" in out.out
+    assert "nice_buns: " in out.err, "the progress display, on stderr"
+    import dimsum
+
+    specs = showcase_specs(dimsum.make("nice_buns", players=2))
+    shown = [kind for kind, _ in SHOWCASE]
+    assert "random" in specs and [shown.index(s.partition(":")[0]) for s in specs] == sorted(
+        shown.index(s.partition(":")[0]) for s in specs), "strongest first"

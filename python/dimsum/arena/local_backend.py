@@ -17,6 +17,10 @@ OnDone = Callable[[Any], None]
 Needed = Callable[[Task], bool]
 
 
+class WorkerFailure(RuntimeError):
+    """A worker process died or could not run its chunk (not a bot's failure: those are results)."""
+
+
 def run_inline(tasks: List[Task], on_done: OnDone, needed: Needed) -> None:
     for task in tasks:
         if needed(task):
@@ -33,7 +37,11 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
             for future in finished:
                 del pending[future]
                 if not future.cancelled():
-                    on_done(future.result())
+                    try:
+                        chunk = future.result()
+                    except Exception as e:  # BrokenProcessPool, or dimsum missing in the worker
+                        raise WorkerFailure(f"a worker process failed: {type(e).__name__}: {e}") from None
+                    on_done(chunk)
             for future, task in list(pending.items()):
                 if not needed(task) and future.cancel():
                     del pending[future]

@@ -69,7 +69,12 @@ def entrants(bots: Any, game: Any) -> List[Entrant]:
             item = _bots.parse_spec(item)
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], dict):
             kind, params = item
-            _bots.make(kind, game, seed=0, **params)  # refuses unknown kinds and parameters now
+            try:
+                _bots.make(kind, game, seed=0, **params)  # refuses unknown kinds and parameters now
+            except (ValueError, TypeError):
+                raise
+            except Exception as e:  # a factory's own failure is bad input too, not a crash
+                raise ValueError(f"bot {spec_name(kind, params)!r} cannot be made: {type(e).__name__}: {e}") from None
             found.append(Entrant(spec_name(kind, params), kind, dict(params), _factory(kind)))
         else:
             _bots.as_bot(item)  # a TypeError for anything that is not a bot

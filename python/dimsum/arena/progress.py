@@ -23,6 +23,7 @@ class Progress:
     def __enter__(self) -> "Progress":
         if not self.enabled:
             return self
+        sys.stdout.flush()  # what was printed before the bar comes before it, even through a pipe
         from rich.console import Console
 
         console = Console(file=self.stream)

@@ -51,7 +51,8 @@ def connect(address: str) -> bool:
     if not local and address != "auto":
         check_reachable(address)
     try:
-        ray.init(address=None if local else address, include_dashboard=False, log_to_driver=False,
+        # address "local" always starts a new instance (None would join a cluster running here)
+        ray.init(address="local" if local else address, include_dashboard=False, log_to_driver=False,
                  configure_logging=False)
     except Exception as e:  # Ray raises ConnectionError, RuntimeError, ValueError... for a bad cluster
         raise RayUnavailable(f"cannot connect to Ray at {address or 'a new local instance'!r}: {e}") from None
@@ -74,7 +75,14 @@ def run_ray(tasks: List[Task], on_done: OnDone, needed: Needed) -> None:
     while pending:
         finished, _ = ray.wait(list(pending), num_returns=1)
         del pending[finished[0]]
-        on_done(ray.get(finished[0]))
+        try:
+            chunk = ray.get(finished[0])
+        except ray.exceptions.RayError as e:
+            cause = getattr(e, "cause", None) or e
+            hint = (" (every node of the cluster needs dimsum-games installed: docs/DISTRIBUTED.md)"
+                    if isinstance(cause, ImportError) else "")
+            raise RayUnavailable(f"a Ray task failed: {type(cause).__name__}: {str(cause).splitlines()[0]}{hint}") from None
+        on_done(chunk)
         for ref, task in list(pending.items()):
             if not needed(task):
                 ray.cancel(ref)

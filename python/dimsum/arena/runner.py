@@ -85,7 +85,13 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], schedule: Schedule, inde
     lineup = schedule.lineup_of(index)
     seed = schedule.deal_seed(index)
     bot_seeds = [schedule.bot_seed(index, seat) for seat in range(len(lineup))]
-    seats = [entrants[b].bot(game, bot_seeds[seat]) for seat, b in enumerate(lineup)]
+    seats = []
+    for seat, b in enumerate(lineup):
+        try:
+            seats.append(entrants[b].bot(game, bot_seeds[seat]))
+        except Exception as e:  # a factory that fails for some seed is the bot's failure too
+            return BotFailure(index, seat, entrants[b].name, seed, bot_seeds[seat], 0,
+                              f"the bot could not be made: {type(e).__name__}: {e}")
     state = game.new_state(seed)
     step = 0
     while not state.is_terminal:

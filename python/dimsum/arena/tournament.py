@@ -99,13 +99,18 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                 try:
                     check_picklable(entrants, "Ray tasks", ray_module.cloudpickle.dumps)
                     ray_backend.run_ray(tasks(ray_backend.chunk_count(schedule.games)), on_done, needed)
+                except ray_backend.RayUnavailable as e:
+                    raise ArenaError(str(e), results) from None
                 finally:
                     if started:
                         ray_module.shutdown()
             elif workers == 1:
                 local_backend.run_inline(tasks(max(1, schedule.games // 8)), on_done, needed)
             else:
-                local_backend.run_processes(tasks(8 * workers), workers, on_done, needed)
+                try:
+                    local_backend.run_processes(tasks(8 * workers), workers, on_done, needed)
+                except local_backend.WorkerFailure as e:
+                    raise ArenaError(str(e), results) from None
     finally:
         results.games.sort(key=lambda g: g.index)
         if json_path is not None:
