@@ -1,6 +1,11 @@
-"""Small bots for the arena's tests, importable by the worker processes (module level, no state)."""
+"""Small bots for the arena's tests, importable by the worker processes (module level, no state).
 
-from dimsum.bots import register
+The kinds "first" and "broken" are registered only while a test runs (the ``registered_test_kinds`` fixture of
+the arena's test modules), so that no other test sees them in ``dimsum.bots.kinds()``."""
+
+import contextlib
+
+from dimsum import bots
 
 
 class FirstLegalBot:
@@ -40,9 +45,16 @@ def meddling_bot(state):
     return action
 
 
-def register_test_kinds():
-    register("first", FirstLegalBot)
-    register("broken", BrokenBot)
+TEST_KINDS = {"first": FirstLegalBot, "broken": BrokenBot}
 
 
-register_test_kinds()
+@contextlib.contextmanager
+def registered_kinds():
+    """Registers the test kinds for the duration of the block, then removes them."""
+    for kind, factory in TEST_KINDS.items():
+        bots.register(kind, factory)
+    try:
+        yield
+    finally:
+        for kind in TEST_KINDS:
+            bots._KINDS.pop(kind, None)  # the registry has no unregister: tests only

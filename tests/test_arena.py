@@ -8,10 +8,17 @@ import pytest
 
 import dimsum
 import dimsum.arena
-from arena_bots import FirstLegalBot, meddling_bot  # registers the kinds "first" and "broken"
+from arena_bots import FirstLegalBot, meddling_bot, registered_kinds
 from dimsum.arena.ratings import bradley_terry, wilson
 from dimsum.arena.schedule import Schedule, lineups
 from dimsum.records import Record
+
+
+@pytest.fixture(autouse=True)
+def registered_test_kinds():
+    """The test kinds "first" and "broken" exist during each test of this module, and only then."""
+    with registered_kinds():
+        yield
 
 
 @pytest.mark.parametrize("bots", [1, 2, 3, 4])
@@ -176,6 +183,7 @@ def test_records_replay_to_the_same_returns(tmp_path, name, options):
     (lambda g: dimsum.arena.run(g, [42]), TypeError, "a bot has act(state)"),
     (lambda g: dimsum.arena.run(g, ["random", lambda s: 0], workers=2), TypeError, "use workers=1"),
     (lambda g: dimsum.arena.run(g, "random", ray=1), TypeError, "ray is None"),
+    (lambda g: dimsum.arena.run(g, "random", ray="auto", workers=2), ValueError, "exclude each other"),
     (lambda g: dimsum.arena.run(dimsum.make("nice_buns", chance="explicit"), "random"), ValueError, "sampled"),
 ])
 def test_bad_arguments_are_refused_before_any_game(call, error, says, tmp_path):

@@ -8,10 +8,17 @@ from pathlib import Path
 
 import pytest
 
-import arena_bots  # noqa: F401  (registers the test kinds "first" and "broken" in this process)
+from arena_bots import registered_kinds
 from dimsum.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def registered_test_kinds():
+    """The test kinds "first" and "broken" exist during each test of this module, and only then."""
+    with registered_kinds():
+        yield
 
 
 def test_a_tournament_prints_its_table_and_writes_json_and_records(tmp_path, capsys):

@@ -55,6 +55,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
         raise ValueError(f"chunk_size must be an int >= 1 or None, got {chunk_size!r}")
     if ray is not None and not isinstance(ray, str):
         raise TypeError(f"ray is None (no Ray), 'local', 'auto' or 'host:port'; got {type(ray).__name__}")
+    if ray is not None and workers > 1:
+        raise ValueError(f"workers={workers} and ray={ray!r} exclude each other: on Ray the cluster's CPUs are the workers")
     entrants = make_entrants(bots, game)
     cooperative = game.name in COOPERATIVE_GAMES
     schedule = Schedule.at_least(seed, lineups(len(entrants), game.players, cooperative), games)

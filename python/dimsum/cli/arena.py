@@ -77,6 +77,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         saved = f" (the finished games are in {args.json})" if args.json else ""
         print(f"python -m dimsum arena: stopped: {e}{saved}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        saved = f"; the finished games are in {args.json}" if args.json else ""
+        print(f"python -m dimsum arena: interrupted{saved}", file=sys.stderr)
+        return 130
     except OSError as e:  # the JSON or the record directory cannot be written
         print(f"python -m dimsum arena: {e}", file=sys.stderr)
         return 1
