@@ -25,13 +25,19 @@ class Entrant:
     factory: Optional[Callable[..., Any]] = None
     obj: Any = None
 
-    def bot(self, game: Any, seed: int) -> Any:
-        """A bot for one game: made from the spec with ``seed``, or the object itself."""
+    def maker(self, game: Any) -> Callable[[int], Any]:
+        """``maker(seed)`` -> a bot for one game of ``game``: made from the spec with ``seed``, or
+        the object itself. The spec is checked once through ``dimsum.bots.make``; later bots come
+        straight from the kind's factory (the check inspects the factory's signature, which costs
+        more than a short game's moves)."""
         if self.kind is None:
-            return _bots.as_bot(self.obj)
+            bot = _bots.as_bot(self.obj)
+            return lambda seed: bot
         if self.kind not in _bots.kinds() and self.factory is not None:
             _bots.register(self.kind, self.factory)  # a kind registered at run time in the parent
-        return _bots.make(self.kind, game, seed=seed, **self.params)
+        _bots.make(self.kind, game, seed=0, **self.params)
+        factory, params = _bots._KINDS[self.kind], dict(self.params)
+        return lambda seed: factory(game, seed, **params)
 
 
 def spec_name(kind: str, params: Dict[str, Any]) -> str:
