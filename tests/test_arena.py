@@ -180,6 +180,7 @@ def test_records_replay_to_the_same_returns(tmp_path, name, options):
     (lambda g: dimsum.arena.run(g, "random", workers=0), ValueError, "workers must be an int >= 1"),
     (lambda g: dimsum.arena.run(g, "random", seed="x"), TypeError, "seed"),
     (lambda g: dimsum.arena.run(g, []), ValueError, "at least one bot"),
+    (lambda g: dimsum.arena.run(42, "random"), TypeError, "game is a Game from dimsum.make"),
     (lambda g: dimsum.arena.run(g, [42]), TypeError, "a bot has act(state)"),
     (lambda g: dimsum.arena.run(g, ["random", lambda s: 0], workers=2), TypeError, "use workers=1"),
     (lambda g: dimsum.arena.run(g, "random", ray=1), TypeError, "ray is None"),
@@ -190,6 +191,19 @@ def test_bad_arguments_are_refused_before_any_game(call, error, says, tmp_path):
     with pytest.raises(error, match=None) as refused:
         call(dimsum.make("nice_buns", players=2))
     assert says in str(refused.value)
+
+
+def test_the_json_is_written_while_games_arrive(tmp_path, monkeypatch):
+    from dimsum.arena import tournament
+
+    monkeypatch.setattr(tournament, "SAVE_EVERY", -1.0)  # after every chunk
+    seen = []
+    save = tournament.Results.save
+    monkeypatch.setattr(tournament.Results, "save", lambda self, path: (seen.append(len(self.games)), save(self, path)))
+    dimsum.arena.run(dimsum.make("nice_buns", players=2), "random,first", games=6, seed=1, chunk_size=2,
+                     json_path=tmp_path / "r.json", progress=False)
+    assert seen == [2, 4, 6, 6], "a write after each chunk, and the final one"
+    assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
 
 
 def test_progress_off_a_terminal_is_a_few_plain_lines(capsys):

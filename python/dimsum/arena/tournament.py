@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
@@ -12,6 +13,9 @@ from .progress import Progress
 from .results import Results
 from .runner import Task
 from .schedule import COOPERATIVE_GAMES, Schedule, lineups
+
+
+SAVE_EVERY = 10.0  # seconds between two writes of the JSON while a tournament runs
 
 
 class ArenaError(RuntimeError):
@@ -34,8 +38,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     rounded up to whole rounds of the line-ups (``dimsum.arena.schedule``). ``workers``: processes
     on this machine; ``ray``: run on Ray instead (``"local"``, ``"auto"`` or ``"host:port"``).
     ``record_dir``: a directory that receives every game as a ``dimsum.records.Record``
-    (``game-000042.json``). ``json_path``: the results as JSON, written at the end and also when
-    the tournament stops early. ``chunk_size``: games per task (default: a few tasks per worker).
+    (``game-000042.json``) as it arrives. ``json_path``: the results as JSON, written every
+    ``SAVE_EVERY`` seconds while games arrive, at the end, and when the tournament stops early. ``chunk_size``: games per task (default: a few tasks per worker).
 
     The same seed gives the same results for any ``workers``, ``ray`` and ``chunk_size``. Bad
     arguments are ValueError/TypeError before any game; a bot that fails, or Ray that cannot be
@@ -45,6 +49,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
 
     if isinstance(game, str):
         game = dimsum.make(game)
+    if not all(hasattr(game, name) for name in ("new_state", "name", "options", "players")):
+        raise TypeError(f"game is a Game from dimsum.make(...) or a game name, got {type(game).__name__}")
     if game.options.get("chance", "sampled") != "sampled":
         raise ValueError("the arena plays sampled games (chance='sampled'): it has no chance player of its own")
     seed = check_seed(seed)
@@ -74,6 +80,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                 for start in range(0, schedule.games, size)]
 
     label = f"{game.name}: {', '.join(results.bots)}"
+    last_save = time.monotonic()
     try:
         with Progress(schedule.games, label, progress) as bar:
             def on_done(chunk: Any) -> None:
@@ -85,6 +92,10 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                 bar.advance(len(finished))
                 if failure is not None and (results.failure is None or failure.index < results.failure.index):
                     results.failure = failure
+                nonlocal last_save
+                if json_path is not None and time.monotonic() - last_save > SAVE_EVERY:
+                    results.save(json_path)  # a long run that dies loses at most SAVE_EVERY seconds of games
+                    last_save = time.monotonic()
 
             def needed(task: Task) -> bool:
                 return results.failure is None or task.indices[0] < results.failure.index

@@ -47,7 +47,7 @@ def _endings(game, n_games: int, seed: int) -> Counter:
 
 # The bot kinds the arena shows, strongest first, each with a budget small enough that the arena
 # part takes seconds. Kinds that do not exist (yet) are left out; so is one that refuses its budget.
-SHOWCASE = (("ismcts", {"simulations": 25}), ("heuristic", {}), ("random", {}))
+SHOWCASE = (("ismcts", {"simulations": 100}), ("heuristic", {}), ("random", {}))
 
 
 def showcase_specs(game) -> List[str]:
