@@ -73,6 +73,18 @@ def test_the_command_runs_as_a_program_with_a_progress_line_off_a_terminal():
     assert "nice_buns: random, random#2: 4/4 games" in done.stderr and "random#2" in done.stdout
 
 
+def test_the_dimsum_console_script_runs_the_arena_too():
+    import shutil
+
+    from needs import need
+
+    script = shutil.which("dimsum")
+    need(script is not None, "the dimsum console script (pip install dimsum-games)")
+    done = subprocess.run([script, "arena", "--game", "nice_buns", "--players", "2", "--bots", "random",
+                           "--games", "1", "--no-progress"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0 and "1 games of nice_buns (players=2), seed 0: 1 line-ups x 1 rounds" in done.stdout
+
+
 def test_the_main_job_ends_with_a_short_arena_of_the_strongest_bots(capsys):
     from dimsum.cli.run import SHOWCASE, showcase_specs
 
