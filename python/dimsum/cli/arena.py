@@ -15,7 +15,7 @@ EPILOG = """examples:
   python -m dimsum arena --game nice_buns --bots random,random --games 1000 --ray            # local Ray
   python -m dimsum arena --game nice_buns --bots random,random --games 1000 --ray HEAD:6379  # a cluster
 
-exit codes: 0 done, 1 the tournament stopped (a bot failed, Ray unreachable), 2 bad usage."""
+exit codes: 0 done, 1 the tournament stopped (a bot failed, Ray unreachable), 2 bad usage, 130 interrupted."""
 
 
 def _option(text: str) -> tuple:
