@@ -1,7 +1,8 @@
-"""``python -m dimsum``, the main job: play seeded random games and print results and throughput.
+"""``python -m dimsum``, the main job: play seeded random games and print results and throughput,
+then a short arena between the strongest bots there are (dimsum.bots.kinds()), with its table.
 
-    python -m dimsum                      # 2,000 four-player Yum Cha games
-    python -m dimsum --game nice_buns --games 500 --players 3 --threads 2
+    python -m dimsum                      # 2,000 four-player Yum Cha games, then the arena
+    python -m dimsum --game nice_buns --games 500 --players 3 --threads 2 --arena-games 0
 """
 
 from __future__ import annotations
@@ -44,6 +45,46 @@ def _endings(game, n_games: int, seed: int) -> Counter:
     return reasons
 
 
+# The bot kinds the arena shows, strongest first, each with a budget small enough that the arena
+# part takes seconds. Kinds that do not exist (yet) are left out; so is one that refuses its budget.
+SHOWCASE = (("ismcts", {"simulations": 100}), ("heuristic", {}), ("random", {}))
+
+
+def showcase_specs(game) -> List[str]:
+    """The spec strings of the showcase bots that exist and accept their budget."""
+    from dimsum import bots
+    from dimsum.arena.players import spec_name
+
+    specs = []
+    for kind, params in SHOWCASE:
+        if kind not in bots.kinds():
+            continue
+        try:
+            bots.make(kind, game, seed=0, **params)
+        except (ValueError, TypeError):
+            continue
+        specs.append(spec_name(kind, params))
+    return specs
+
+
+def _arena(game_name: str, n_games: int, seed: int) -> None:
+    """A short tournament (progress on stderr, the table on stdout)."""
+    import dimsum.arena
+
+    game = dimsum.make(game_name, players=2)
+    specs = showcase_specs(game)
+    if len(specs) == 1:
+        specs = specs * 2  # only the random bot exists: it plays itself (a measure of seat advantage)
+    print(f"\narena: {', '.join(specs)} at {game_name}, 2 players (python -m dimsum arena --help)")
+    start = time.perf_counter()
+    results = dimsum.arena.run(game, specs, games=n_games, seed=seed)
+    elapsed = time.perf_counter() - start
+    print(results.table())
+    steps = sum(g.length for g in results.games)
+    print(f"  {len(results.games)} games, {steps} bot moves in {elapsed:.1f} s "
+          f"({steps / elapsed:,.0f} moves/s through the per-move API, bots included)")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dimsum", description=__doc__,
                                      epilog="Other commands: python -m dimsum help",
@@ -53,6 +94,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=at_least(0), default=0)
     parser.add_argument("--threads", type=at_least(1), default=1)
+    parser.add_argument("--arena-games", type=at_least(0), default=12,
+                        help="games of the closing arena, rounded up to whole rounds (default 12; 0: none)")
+    parser.add_argument("--arena-game", default="nice_buns", choices=dimsum.games(),
+                        help="the game of the closing arena (default nice_buns, 2 players)")
     args = parser.parse_args(argv)
 
     try:
@@ -75,5 +120,7 @@ def main(argv: Optional[List[str]] = None) -> int:
           + " (uniformly random play: a measure of the engine, not of play)")
     rate = _python_api_rate(game, 0.5, args.seed)
     print(f"  Python per-move API: {rate / 1e6:.2f} M steps/s ({1e9 / rate:.0f} ns/step)")
+    if args.arena_games:
+        _arena(args.arena_game, args.arena_games, args.seed)
     return 0
 

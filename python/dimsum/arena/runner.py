@@ -1,0 +1,123 @@
+"""Plays the games of a tournament: :func:`play_chunk` is what a worker process or a Ray task runs.
+
+A chunk is a list of game indices; everything a game needs derives from the tournament's seed and
+the game's index (:mod:`.schedule`), so a chunk gives the same results wherever it runs.
+
+Each bot acts on a copy of the game's state whose future randomness is redrawn
+(``state.clone(seed)``): a bot can neither change the game nor read the coming draws from its
+copy. A bot that raises, or returns an action the rules refuse, stops the tournament (no forfeit:
+a broken bot's results would mean nothing): the chunk returns the games it finished and a
+:class:`BotFailure` naming the bot, the game and the seeds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from .._common import IllegalActionError
+from ..reference.rng import MASK64
+from .players import Entrant
+from .schedule import Schedule
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game. ``lineup``: the bot index in each seat; ``winners``: seats, from
+    ``state.outcome``; ``record``: the game as a ``dimsum.records.Record`` JSON object, when asked."""
+
+    index: int
+    round: int
+    seed: int
+    lineup: Tuple[int, ...]
+    returns: Tuple[float, ...]
+    winners: Tuple[int, ...]
+    reason: str
+    length: int
+    record: Optional[Dict[str, Any]] = None
+
+
+@dataclass(frozen=True)
+class BotFailure:
+    """A bot that raised or played an illegal action: the tournament stops there."""
+
+    index: int
+    seat: int
+    bot: str
+    seed: int
+    bot_seed: int
+    step: int
+    message: str
+
+    def describe(self) -> str:
+        return (f"bot {self.bot!r} (seat {self.seat}) failed in game {self.index} (deal seed {self.seed}, "
+                f"bot seed {self.bot_seed}) at step {self.step}: {self.message}")
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker needs to play some games: small, and cheap to pickle."""
+
+    game: str
+    options: Dict[str, Any]
+    entrants: Tuple[Entrant, ...]
+    schedule: Schedule
+    indices: Tuple[int, ...]
+    record: bool
+
+
+def play_chunk(task: Task) -> Tuple[List[GameResult], Optional[BotFailure]]:
+    """Plays ``task.indices`` in order; stops at the first bot failure."""
+    import dimsum
+
+    game = dimsum.make(task.game, **task.options)
+    makers = [entrant.maker(game) for entrant in task.entrants]
+    results: List[GameResult] = []
+    for index in task.indices:
+        outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record)
+        if isinstance(outcome, BotFailure):
+            return results, outcome
+        results.append(outcome)
+    return results, None
+
+
+def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
+              index: int, record: bool = False) -> "GameResult | BotFailure":
+    lineup = schedule.lineup_of(index)
+    seed = schedule.deal_seed(index)
+    bot_seeds = [schedule.bot_seed(index, seat) for seat in range(len(lineup))]
+    seats = []
+    for seat, b in enumerate(lineup):
+        try:
+            seats.append(makers[b](bot_seeds[seat]))
+        except Exception as e:  # a factory that fails for some seed is the bot's failure too
+            return BotFailure(index, seat, entrants[b].name, seed, bot_seeds[seat], 0,
+                              f"the bot could not be made: {type(e).__name__}: {e}")
+    state = game.new_state(seed)
+    step = 0
+    while not state.is_terminal:
+        seat = state.current_player
+        # the copy's future is reseeded (through splitmix64 in the engine, so neighbouring seeds
+        # give unrelated streams): the bot's seed plus the step, cheaper than a derive_seed a move
+        view = state.clone((bot_seeds[seat] + step) & MASK64)
+        failed = None
+        try:
+            action = seats[seat].act(view)
+        except Exception as e:  # anything a bot does wrong is its failure, named, never a crash
+            failed = f"act() raised {type(e).__name__}: {e}"
+        else:
+            try:
+                state.apply(action)
+            except (IllegalActionError, TypeError, ValueError) as e:  # refused, the state unchanged
+                failed = f"it returned {action!r}, which the rules refuse: {e}"
+        if failed is not None:
+            return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
+        step += 1
+    out = state.outcome
+    saved = None
+    if record:
+        from ..records import Record
+
+        saved = Record.of(state, seed, [entrants[b].name for b in lineup]).to_json()
+    return GameResult(index, schedule.round_of(index), seed, tuple(lineup), tuple(float(r) for r in state.returns()),
+                      tuple(int(w) for w in out.winners), out.reason, step, saved)

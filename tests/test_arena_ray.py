@@ -1,0 +1,37 @@
+"""The arena on Ray: a local Ray instance (ray.init(num_cpus=2)) gives the same results and records as
+the local run for the same seed. Skipped without Ray; a failure under DIMSUM_REQUIRE_ALL=1."""
+
+import pytest
+
+from needs import need_module
+
+ray = need_module("ray")
+
+import dimsum  # noqa: E402
+import dimsum.arena  # noqa: E402
+from dimsum.records import Record  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_ray_tasks_give_the_local_results_and_records(local_ray, tmp_path):
+    game = dimsum.make("nice_buns", players=2)
+    local = dimsum.arena.run(game, "random,random", games=10, seed=11, record_dir=tmp_path / "local", progress=False)
+    on_ray = dimsum.arena.run(game, "random,random", games=10, seed=11, ray="local", chunk_size=3,
+                              record_dir=tmp_path / "ray", progress=False)
+    assert on_ray.complete and on_ray.to_json() == local.to_json() and on_ray.table() == local.table()
+    for path in sorted((tmp_path / "local").glob("*.json")):
+        assert Record.load(tmp_path / "ray" / path.name) == Record.load(path)
+    assert ray.is_initialized(), "a Ray connection the caller made is left open"
+
+
+def test_a_failing_bot_on_ray_stops_the_tournament_naming_it(local_ray):
+    game = dimsum.make("nice_buns", players=2)
+    never = lambda state: -7  # noqa: E731  (an illegal action every time; Ray pickles lambdas)
+    with pytest.raises(dimsum.arena.ArenaError, match=r"bot '<lambda>' \(seat \d\) failed in game 0"):
+        dimsum.arena.run(game, ["random", never], games=4, seed=1, ray="local", progress=False)
