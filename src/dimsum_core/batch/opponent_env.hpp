@@ -1,0 +1,92 @@
+// A BatchEnv in which one seat learns: step() takes that seat's actions only, and the other
+// seats are played here, in C++, by an opponent policy (opponent_policy.hpp) until the learner is
+// to act again or the game is over. In Dim Sum Jam, a cooperative game, the other seats are the
+// learner's team-mates (every seat shares one return), played by the same policy.
+//
+// It is BatchEnv<G, LearnerSeat<G>>: the same engine (checks, masks, auto-reset, threads), with
+// the LearnerSeat hook playing the other seats after each deal and after each learner action.
+// - Env i's k-th game is dealt from derive_seed(derive_seed(seed, i), k), as in BatchEnv, and its
+//   other seats draw from Rng(derive_seed(game_seed, kOpponentStream)): a stream per game, so a
+//   game's play depends on (seed, i, k) and the learner's actions only, never on threads or on
+//   how many envs there are.
+// - A game that ends before the learner's first turn is skipped: env i moves on to game k + 1.
+// - max_steps counts every seat's actions. Seats are played through it after a deal (a cut
+//   waits for a step), and after a learner action only until it: a game cut while another seat
+//   is to act is truncated on that step, as in BatchEnv.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../common/rng.hpp"
+#include "batch_env.hpp"
+#include "opponent_policy.hpp"
+
+namespace dimsum {
+
+// Salt of the other seats' per-game streams ("OPPONENT"), never equal to a deal's stream.
+inline constexpr uint64_t kOpponentStream = 0x4F50504F4E454E54ull;
+
+template <class G>
+class LearnerSeat {
+ public:
+  LearnerSeat(int learner, OpponentAct<G> act, int num_envs)
+      : learner_(learner), act_(act), rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)) {}
+
+  template <class>
+  bool after_deal(const typename G::Config& c, typename G::State& s, int& steps, int /*max_steps*/, size_t i,
+                  uint64_t game_seed) {
+    rngs_[i] = Rng::from_seed(derive_seed(game_seed, kOpponentStream));
+    return play_others(c, s, steps, INT32_MAX, i);
+  }
+
+  template <class>
+  bool after_action(const typename G::Config& c, typename G::State& s, int& steps, int max_steps, size_t i) {
+    return play_others(c, s, steps, max_steps, i);
+  }
+
+  bool takes(int player) const { return player == learner_; }
+
+ private:
+  // The other seats act until the learner is to act (true), or the game is over or cut (false).
+  bool play_others(const typename G::Config& c, typename G::State& s, int& steps, int max_steps, size_t i) {
+    for (;;) {
+      const int player = G::current_player(s);
+      if (player == learner_) return true;
+      if (player < 0 || steps >= max_steps) return false;
+      G::apply(c, s, act_(c, s, rngs_[i]));
+      ++steps;
+    }
+  }
+
+  int learner_;
+  OpponentAct<G> act_;
+  std::vector<Rng> rngs_;  // env i's current game's stream for the other seats
+};
+
+// A learner-seat BatchEnv of game `G`: `learner` in [0, players), `opponent` a name of
+// opponent_policies<G>() (std::invalid_argument naming the known ones otherwise).
+template <class G>
+std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int num_envs, uint64_t seed,
+                                                int threads, int max_steps, int learner, std::string_view opponent) {
+  const int players = G::config_info(c).players;
+  if (learner < 0 || learner >= players) {
+    throw std::invalid_argument("learner_seat must be a seat in 0.." + std::to_string(players - 1) + ", got " +
+                                std::to_string(learner));
+  }
+  const OpponentAct<G> act = find_opponent_policy<G>(opponent);
+  if (act == nullptr) {
+    std::string known;
+    for (const auto& p : opponent_policies<G>()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    throw std::invalid_argument("unknown opponent policy '" + std::string(opponent) + "' for " + G::kName +
+                                "; known: " + known);
+  }
+  return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(c, num_envs, seed, threads, max_steps,
+                                                       LearnerSeat<G>(learner, act, num_envs));
+}
+
+}  // namespace dimsum
