@@ -24,9 +24,15 @@ Conventions (docs/ADAPTERS.md):
   (``terminated``, reward ``game.min_return``, ``info["illegal_action"]``): for generic code that
   plays unmasked actions, Gymnasium's ``check_env`` among it.
 - Chance is sampled inside ``apply``; ``chance="explicit"`` is refused (ValueError). Dim Sum Jam
-  is timed: every action is charged its default tick cost (option ``ticks_per_action``).
+  is timed: every action is charged its default tick cost (option ``ticks_per_action``) unless
+  ``ticks`` is set (the constructor's ``ticks=``, ``reset(options={"ticks": t})`` or the
+  attribute ``env.unwrapped.ticks``): then each learner action is charged that many ticks.
+  Gymnasium's ``step`` takes only the action, so there is no per-step argument here.
 - ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` deals from a seed drawn from
   ``np_random``.
+
+``DimsumVectorEnv`` (``gymnasium.make_vec(id, num_envs=n)``) is the batched learner-seat env,
+its opponents played in C++ (dimsum/_gymnasium_vector.py).
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
-    observation_space_of
+from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
+    make_sampled_game, observation_space_of
+from ._gymnasium_vector import DimsumVectorEnv
 
 Policy = Callable[[Any], int]
 # "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
@@ -62,8 +69,9 @@ class DimsumEnv(gymnasium.Env):
     def __init__(self, game_name: str, learner_seat: int = 0,
                  opponents: Union[None, Policy, Mapping[int, Policy]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
-                 illegal_action: str = "raise", **options: Any):
+                 illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any):
         self.game = make_sampled_game(game_name, options)
+        self.ticks = check_step_ticks(self.game, ticks)
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -99,6 +107,11 @@ class DimsumEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        if options:
+            unknown = sorted(set(options) - {"ticks"})
+            if unknown:
+                raise ValueError(f"unknown reset options {unknown}; known: ['ticks']")
+            self.ticks = check_step_ticks(self.game, options["ticks"])
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
         self.steps = 0
@@ -119,7 +132,11 @@ class DimsumEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         if self.illegal_action == "terminate" and not self.state.is_legal(int(action)):
             return self._forfeit(int(action))
-        self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
+        # IllegalActionError (ValueError for bad ticks), state unchanged
+        if self.ticks is None:
+            self.state.apply(int(action))
+        else:
+            self.state.apply(int(action), check_step_ticks(self.game, self.ticks))
         self.steps += 1
         self._play_opponents()
         terminated = self.state.is_terminal
@@ -173,10 +190,12 @@ class DimsumEnv(gymnasium.Env):
 
 
 def register_envs() -> None:
-    """Registers the three ids (once: importing this module again changes nothing)."""
+    """Registers the three ids (once: importing this module again changes nothing), each with
+    DimsumEnv for ``gymnasium.make`` and DimsumVectorEnv for ``gymnasium.make_vec``."""
     for game_name, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=DimsumEnv, kwargs={"game_name": game_name})
+            gymnasium.register(id=env_id, entry_point=DimsumEnv, vector_entry_point=DimsumVectorEnv,
+                               kwargs={"game_name": game_name})
 
 
 register_envs()
