@@ -104,12 +104,16 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
             raise RuntimeError("call reset() before step()")
         if ticks is None:
             ticks = self.ticks
-        obs, rewards, terminated, truncated, info = env.step(actions, copy=self.copy, ticks=ticks)
+        # the env's own arrays; what is returned is copied here (with copy=True), never the whole
+        # final_observation block, which only the ended envs' rows of are read
+        obs, rewards, terminated, truncated, info = env.step(actions, ticks=ticks)
         out_info: dict = {}
         ended = terminated | truncated
         if ended.any():
             self._add_final(out_info, ended, info)
-        return self._observation(obs, info["legal_mask"], False), rewards, terminated, truncated, out_info
+        if self.copy:
+            rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
+        return self._observation(obs, info["legal_mask"], self.copy), rewards, terminated, truncated, out_info
 
     def _observation(self, obs: np.ndarray, legal_mask: np.ndarray, copy: bool) -> dict:
         # a bool mask read as int8 is a view: no conversion pass
