@@ -60,3 +60,13 @@ def test_opponent_policies_are_named_and_unknown_names_refused():
         dimsum.BatchEnv(game, num_envs=2, learner_seat=game.players)
     with pytest.raises(TypeError, match="opponent must be a policy name"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=0, opponent=None)
+
+
+def test_a_configuration_that_never_gives_the_learner_a_turn_is_refused_not_dealt_for_ever():
+    """Yum Cha, one round of one turn, seat 0 first: every game ends before seat 1 acts. The env
+    skips such games, and after 1000 in a row raises instead of dealing for ever."""
+    game = dimsum.make("yum_cha", players=2, rounds=1, max_turns_per_round=1, first_player=0)
+    with pytest.raises(RuntimeError, match="1000 games in a row ended before the learner seat's first turn"):
+        dimsum.BatchEnv(game, num_envs=2, seed=0, threads=1, learner_seat=1)
+    env = dimsum.BatchEnv(game, num_envs=2, seed=0, threads=1, learner_seat=0)  # seat 0 always acts
+    assert (env.reset()[1]["current_player"] == 0).all()

@@ -87,6 +87,13 @@ def test_make_vec_builds_the_vector_env_with_batched_spaces_and_same_step_autore
     env.close()
 
 
+def test_make_vec_prefers_the_vector_entry_point_and_sync_still_vectorizes_single_envs():
+    assert isinstance(gymnasium.make_vec(ENV_IDS["nice_buns"], num_envs=2), DimsumVectorEnv)
+    sync = gymnasium.make_vec(ENV_IDS["nice_buns"], num_envs=2, vectorization_mode="sync")
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+    assert isinstance(sync.envs[0].unwrapped, DimsumEnv)
+
+
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("learner_seat", [0, 2])
 def test_every_step_equals_single_envs_with_the_same_deals_and_opponent_streams(name, learner_seat):
@@ -160,7 +167,7 @@ def test_results_do_not_depend_on_threads_or_batch_size():
 
 def test_seeded_resets_replay_and_unseeded_resets_follow_the_seed():
     env = DimsumVectorEnv("yum_cha", num_envs=3, players=4)
-    first = env.reset(seed=9)[0]["observation"].copy()
+    first = env.reset(seed=np.int64(9))[0]["observation"].copy()
     after = env.reset()[0]["observation"].copy()
     again = env.reset(seed=9)[0]["observation"].copy()
     assert np.array_equal(first, again)
@@ -325,3 +332,24 @@ def test_pettingzoo_step_takes_ticks():
     assert e.state.timeline == []
     e.step(action, ticks=33)
     assert e.state.timeline == [(action, 33)]
+
+
+def test_single_env_refuses_a_configuration_that_never_gives_the_learner_a_turn():
+    """Every game ends before seat 1 acts: reset raises after 1000 deals instead of looping."""
+    env = DimsumEnv("yum_cha", learner_seat=1, players=2, rounds=1, max_turns_per_round=1, first_player=0)
+    with pytest.raises(RuntimeError, match="1000 games in a row ended before the learner seat's first turn"):
+        env.reset(seed=0)
+
+
+def test_a_cut_waits_for_the_learners_step_in_both_envs():
+    """max_steps=1, learner seat 2: the other seats' opening is played in full, and the first
+    learner step is cut, in the single env and the vector env alike."""
+    single = DimsumEnv("nice_buns", learner_seat=2, max_steps=1, players=3)
+    observation, _ = single.reset(seed=3)
+    assert single.state.current_player == 2 and observation["action_mask"].any() is not None
+    vector = DimsumVectorEnv("nice_buns", num_envs=1, learner_seat=2, max_steps=1, players=3)
+    obs, _ = vector.reset(seed=3)
+    assert vector.batch_env.clone_state(0).current_player == 2
+    action = int(np.flatnonzero(obs["action_mask"][0])[0])
+    *_, truncated, _ = vector.step([action])
+    assert truncated[0]

@@ -83,6 +83,7 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         env = self.batch_env
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
             raise TypeError(f"seed must be an int or None (one base seed for every env), got {type(seed).__name__}")
+        seed = None if seed is None else int(seed)  # gymnasium's seeding takes Python ints only
         super().reset(seed=seed)
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
@@ -90,7 +91,7 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
                 raise ValueError(f"unknown reset options {unknown}; known: {list(RESET_OPTIONS)}")
             if "ticks" in options:
                 self.ticks = check_step_ticks(self.game, options["ticks"])
-        base = int(seed) if seed is not None else int(self.np_random.integers(SEED_BOUND))
+        base = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         obs, info = env.reset(base)
         self._reset_once = True
         return self._observation(obs, info["legal_mask"], self.copy), {}

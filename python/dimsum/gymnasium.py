@@ -18,7 +18,8 @@ Conventions (docs/ADAPTERS.md):
   mask is all zero once the episode is over.
 - Reward: the learner's entry of ``state.returns()`` on the step that ends the game, 0 before.
   ``terminated`` when the rules end the game; ``truncated`` after ``max_steps`` actions of all
-  seats (default ``game.max_game_length``, a cap the rules never reach), reward 0.
+  seats (default ``game.max_game_length``, a cap the rules never reach), reward 0. The cut waits
+  for the learner's first step: the other seats' opening is never cut.
 - An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged; so does an
   opponent policy's illegal choice. ``illegal_action="terminate"`` ends the episode on it instead
   (``terminated``, reward ``game.min_return``, ``info["illegal_action"]``): for generic code that
@@ -54,6 +55,9 @@ Policy = Callable[[Any], int]
 # before a reset, so no mask can make it legal).
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 
+# Deals in a row that may end before the learner's first turn before reset gives up (as BatchEnv).
+MAX_SKIPPED_DEALS = 1000
+
 ENV_IDS = {
     "yum_cha": "dimsum/YumCha-v0",
     "nice_buns": "dimsum/NiceBuns-v0",
@@ -86,6 +90,7 @@ class DimsumEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state = None
         self.steps = 0
+        self.learner_steps = 0
         self.forfeited = False
 
     def _opponent_policies(self, opponents) -> Dict[int, Policy]:
@@ -115,12 +120,20 @@ class DimsumEnv(gymnasium.Env):
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
         self.steps = 0
+        self.learner_steps = 0
         self.forfeited = False
-        # the opening moves of the seats before the learner; a game that ended before the learner
-        # could act would leave nothing to learn, so it is dealt again
-        while self._play_opponents():
+        # the opening moves of the seats before the learner (not cut by max_steps: a cut waits for
+        # a step, as in BatchEnv); a game that ended before the learner could act would leave
+        # nothing to learn, so it is dealt again, up to MAX_SKIPPED_DEALS times in a row
+        for _ in range(MAX_SKIPPED_DEALS):
+            if not self._play_opponents(cut=False):
+                break
             self.state = self.game.new_state(int(self.np_random.integers(SEED_BOUND)))
             self.steps = 0
+        else:
+            raise RuntimeError(
+                f"{MAX_SKIPPED_DEALS} games in a row ended before the learner seat's first turn: this configuration "
+                f"gives seat {self.learner_seat} no turn to learn from (choose another learner_seat or options)")
         if self.render_mode == "human":
             self.render()
         return self._observation(), {}
@@ -138,6 +151,7 @@ class DimsumEnv(gymnasium.Env):
         else:
             self.state.apply(int(action), check_step_ticks(self.game, self.ticks))
         self.steps += 1
+        self.learner_steps += 1
         self._play_opponents()
         terminated = self.state.is_terminal
         truncated = not terminated and self.steps >= self.max_steps
@@ -153,9 +167,10 @@ class DimsumEnv(gymnasium.Env):
         info = {"illegal_action": action}
         return self._observation(), float(self.game.min_return), True, False, info
 
-    def _play_opponents(self) -> bool:
-        """Steps the other seats until the learner acts; True if the game ended or was cut first."""
-        while not self._episode_over():
+    def _play_opponents(self, cut: bool = True) -> bool:
+        """Steps the other seats until the learner acts; True if the game ended (or, with ``cut``,
+        reached max_steps) first."""
+        while not (self._episode_over() if cut else self.state.is_terminal):
             seat = self.state.current_player
             if seat == self.learner_seat:
                 return False
@@ -164,7 +179,8 @@ class DimsumEnv(gymnasium.Env):
         return True
 
     def _episode_over(self) -> bool:
-        return self.forfeited or self.state.is_terminal or self.steps >= self.max_steps
+        # the cut at max_steps waits for the learner's first step (the opening is never cut)
+        return self.forfeited or self.state.is_terminal or (self.steps >= self.max_steps and self.learner_steps > 0)
 
     def _observation(self) -> Dict[str, np.ndarray]:
         mask = self._legal_mask_or_none()

@@ -201,8 +201,11 @@ class PyBatchEnv {
     out.final_observation = final_observation_.mutable_data();
     out.final_returns = final_returns_.mutable_data();
     env_->set_outputs(out);
-    py::gil_scoped_release release;
-    env_->reset(seed);
+    {
+      py::gil_scoped_release release;
+      env_->reset(seed);
+    }
+    check_fault();
   }
 
   static py::tuple reset(py::object self, py::object seed) {
@@ -213,6 +216,7 @@ class PyBatchEnv {
       py::gil_scoped_release release;
       e.env_->reset(s);
     }
+    e.check_fault();
     py::dict info;
     info["current_player"] = e.current_player_;
     info["legal_mask"] = e.legal_mask_;
@@ -237,6 +241,7 @@ class PyBatchEnv {
       bad = e.env_->step(e.actions_.data(), given_ticks ? e.ticks_.data() : nullptr);
       if (bad < 0 && e.learner_seat_ >= 0) e.write_seat_rewards();
     }
+    e.check_fault();  // before the illegal action: an env at fault refuses every action
     if (bad >= 0) raise_illegal(bad, given.exact(bad));
     py::dict info;
     info["current_player"] = maybe_copy(e.current_player_, copy);
@@ -339,6 +344,11 @@ class PyBatchEnv {
   }
 
   static py::object maybe_copy(const py::array& a, bool copy) { return copy ? a.attr("copy")() : py::object(a); }
+
+  // RuntimeError if the env cannot go on (BatchEnvBase::fault).
+  void check_fault() const {
+    if (const char* why = env_->fault()) throw std::runtime_error(why);
+  }
 
   // ticks as an int64 array of shape (n,), every value one the game accepts (ValueError naming
   // the first env whose value it refuses). Converted before the lock (numpy may run Python code).

@@ -79,6 +79,8 @@ class BatchEnvBase {
   // (G::check_ticks); false with a message if not.
   virtual bool timed() const = 0;
   virtual bool check_ticks(int64_t ticks, char* err, int errlen) const = 0;
+  // Why the env cannot go on (the Seats hook found no game to hand to step()), or null.
+  virtual const char* fault() const = 0;
   // One uniformly random legal action per env, env i from derive_seed(seed ^ kSampleSalt, i).
   virtual void sample_actions(uint64_t seed, int64_t* out) = 0;
 
@@ -95,12 +97,15 @@ class BatchEnvBase {
 //   env): play what is not step()'s to play; `steps` counts every action of the game. Return
 //   false if the game ended (or reached max_steps) before it was step()'s turn again.
 // - takes(player): may a state whose `player` is to act be handed to step() (set_state).
+// - fault(): null, or why no game could be handed to step() (the env then holds a game over,
+//   whose empty mask refuses every action; the binding raises the message).
 struct EverySeat {
   template <class G>
   bool after_deal(const typename G::Config&, typename G::State&, int&, int, size_t, uint64_t) { return true; }
   template <class G>
   bool after_action(const typename G::Config&, typename G::State&, int&, int, size_t) { return true; }
   bool takes(int) const { return true; }
+  const char* fault() const { return nullptr; }
 };
 
 template <class G, class Seats = EverySeat>
@@ -157,6 +162,7 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   bool timed() const override { return TimedGame<G>; }
+  const char* fault() const override { return seats_.fault(); }
 
   bool check_ticks(int64_t ticks, char* err, int errlen) const override {
     if constexpr (TimedGame<G>) {

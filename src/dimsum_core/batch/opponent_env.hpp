@@ -10,11 +10,15 @@
 //   game's play depends on (seed, i, k) and the learner's actions only, never on threads or on
 //   how many envs there are.
 // - A game that ends before the learner's first turn is skipped: env i moves on to game k + 1.
+//   After kMaxSkippedDeals such games in a row the configuration gives the learner no turn (say
+//   another seat always starts and the game can end at once): the env keeps that game over and
+//   reports a fault instead of dealing for ever.
 // - max_steps counts every seat's actions. Seats are played through it after a deal (a cut
 //   waits for a step), and after a learner action only until it: a game cut while another seat
 //   is to act is truncated on that step, as in BatchEnv.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -30,18 +34,34 @@ namespace dimsum {
 
 // Salt of the other seats' per-game streams ("OPPONENT"), never equal to a deal's stream.
 inline constexpr uint64_t kOpponentStream = 0x4F50504F4E454E54ull;
+inline constexpr int kMaxSkippedDeals = 1000;
 
 template <class G>
 class LearnerSeat {
  public:
   LearnerSeat(int learner, OpponentAct<G> act, int num_envs)
-      : learner_(learner), act_(act), rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)) {}
+      : learner_(learner),
+        act_(act),
+        rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)),
+        skipped_(static_cast<size_t>(num_envs), 0) {}
+
+  // Moves the flag, not the vectors' contents: a BatchEnv is built once, its hook moved in.
+  LearnerSeat(LearnerSeat&& o) noexcept
+      : learner_(o.learner_), act_(o.act_), rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)),
+        starved_(o.starved_.load()) {}
 
   template <class>
   bool after_deal(const typename G::Config& c, typename G::State& s, int& steps, int /*max_steps*/, size_t i,
                   uint64_t game_seed) {
     rngs_[i] = Rng::from_seed(derive_seed(game_seed, kOpponentStream));
-    return play_others(c, s, steps, INT32_MAX, i);
+    if (play_others(c, s, steps, INT32_MAX, i)) {
+      skipped_[i] = 0;
+      return true;
+    }
+    if (++skipped_[i] < kMaxSkippedDeals) return false;
+    starved_.store(true, std::memory_order_relaxed);  // keep this game over: every action is refused
+    skipped_[i] = 0;
+    return true;
   }
 
   template <class>
@@ -50,6 +70,13 @@ class LearnerSeat {
   }
 
   bool takes(int player) const { return player == learner_; }
+
+  const char* fault() const {
+    return starved_.load(std::memory_order_relaxed)
+               ? "BatchEnv: in an env, 1000 games in a row ended before the learner seat's first turn: this "
+                 "configuration gives that seat no turn to learn from (choose another learner_seat or options)"
+               : nullptr;
+  }
 
  private:
   // The other seats act until the learner is to act (true), or the game is over or cut (false).
@@ -66,6 +93,8 @@ class LearnerSeat {
   int learner_;
   OpponentAct<G> act_;
   std::vector<Rng> rngs_;  // env i's current game's stream for the other seats
+  std::vector<int> skipped_;  // games in a row env i skipped (over before the learner's turn)
+  std::atomic<bool> starved_{false};
 };
 
 // A learner-seat BatchEnv of game `G`: `learner` in [0, players), `opponent` a name of
