@@ -346,7 +346,9 @@ def test_a_cut_waits_for_the_learners_step_in_both_envs():
     learner step is cut, in the single env and the vector env alike."""
     single = DimsumEnv("nice_buns", learner_seat=2, max_steps=1, players=3)
     observation, _ = single.reset(seed=3)
-    assert single.state.current_player == 2 and observation["action_mask"].any() is not None
+    assert single.state.current_player == 2 and observation["action_mask"].any()
+    *_, truncated, _ = single.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert truncated
     vector = DimsumVectorEnv("nice_buns", num_envs=1, learner_seat=2, max_steps=1, players=3)
     obs, _ = vector.reset(seed=3)
     assert vector.batch_env.clone_state(0).current_player == 2
