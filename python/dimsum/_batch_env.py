@@ -31,6 +31,10 @@ class BatchEnv(_batch._BatchEnv):
     (Gymnasium's ``AutoresetMode.SAME_STEP``); its last observations and returns stay in
     ``info["final_observation"]`` and ``info["final_returns"]``. The returned arrays belong to
     the env and are overwritten by the next call (``step(actions, copy=True)`` returns copies).
+
+    ``learner_seat=s`` (with ``opponent``, a C++ policy's name, "random" by default): ``step``
+    takes seat s's actions only, the other seats are played in C++ until s is to act again, and
+    ``rewards`` is s's, shape ``(num_envs,)`` (docs/API.md, "Learner seat").
     """
 
     def __init__(
