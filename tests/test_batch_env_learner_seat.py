@@ -28,6 +28,21 @@ def test_the_learner_is_always_to_act_and_rewards_are_its_own(name):
     assert ended > 0
 
 
+def test_each_env_may_have_its_own_learner_seat():
+    game = dimsum.make("nice_buns", players=3)
+    seats = [0, 1, 2, 1, 0]
+    env = dimsum.BatchEnv(game, num_envs=5, seed=2, threads=1, learner_seat=seats)
+    assert env.learner_seat == tuple(seats) and env.learner_seats.tolist() == seats
+    for k in range(100):
+        _, rewards, terminated, _, info = env.step(env.sample_actions(k))
+        assert info["current_player"].tolist() == seats
+        assert np.array_equal(rewards, np.where(terminated, info["final_returns"][np.arange(5), seats], 0.0))
+    for bad, error in [([0, 1], ValueError), ([0, 1, 2, 3, 0], ValueError), ([0.0] * 5, TypeError),
+                       ([-1, 0, 0, 0, 0], ValueError)]:
+        with pytest.raises(error, match="learner_seat"):
+            dimsum.BatchEnv(game, num_envs=5, learner_seat=bad)
+
+
 def test_every_seat_mode_is_unchanged_by_default():
     game = dimsum.make("nice_buns", players=3)
     env = dimsum.BatchEnv(game, num_envs=4, seed=1, threads=1)

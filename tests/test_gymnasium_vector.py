@@ -45,8 +45,9 @@ class ReferenceEnvs:
 
     def __init__(self, name, num_envs, seed, learner_seat, max_steps=None, ticks=None, **options):
         self.seed = seed
+        seats = [learner_seat] * num_envs if isinstance(learner_seat, int) else list(learner_seat)
         self.opponents = [SeededRandomOpponent() for _ in range(num_envs)]
-        self.envs = [DimsumEnv(name, learner_seat=learner_seat, opponents=self.opponents[i], max_steps=max_steps,
+        self.envs = [DimsumEnv(name, learner_seat=seats[i], opponents=self.opponents[i], max_steps=max_steps,
                                ticks=ticks, **options) for i in range(num_envs)]
         self.games = [0] * num_envs
         self.obs = [self.deal(i) for i in range(num_envs)]
@@ -95,7 +96,7 @@ def test_make_vec_prefers_the_vector_entry_point_and_sync_still_vectorizes_singl
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("learner_seat", [0, 2])
+@pytest.mark.parametrize("learner_seat", [0, 2, (1, 0, 2, 1)], ids=["seat0", "seat2", "per_env"])
 def test_every_step_equals_single_envs_with_the_same_deals_and_opponent_streams(name, learner_seat):
     """Observations, masks, rewards, flags, and at each auto-reset the final observation and
     returns, against DimsumEnv envs dealt env i's k-th game with the same opponent stream."""

@@ -44,7 +44,7 @@ class BatchEnv(_batch._BatchEnv):
         seed: int = 0,
         threads: Optional[int] = None,
         max_episode_steps: Optional[int] = None,
-        learner_seat: Optional[int] = None,
+        learner_seat: Any = None,
         opponent: str = "random",
     ) -> None:
         from ._core import Game
@@ -60,15 +60,16 @@ class BatchEnv(_batch._BatchEnv):
         if max_episode_steps is None:
             max_episode_steps = game.max_game_length
         max_episode_steps = check_int(max_episode_steps, "max_episode_steps", 1, (1 << 31) - 1)
-        if learner_seat is not None:
-            learner_seat = check_int(learner_seat, "learner_seat", 0, game.players - 1)
+        seats = _learner_seats(learner_seat, num_envs, game.players)
         if not isinstance(opponent, str):
             raise TypeError(f"opponent must be a policy name (str), got {type(opponent).__name__}")
         super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
-                         max_episode_steps, -1 if learner_seat is None else learner_seat, opponent)
+                         max_episode_steps, [] if seats is None else seats.tolist(), opponent)
         self.game = game
-        self.learner_seat = learner_seat
-        self.opponent = opponent if learner_seat is not None else None
+        # as given (an int, or one seat per env as a tuple), and env i's seat as an int32 array
+        self.learner_seat = learner_seat if seats is None or np.ndim(learner_seat) == 0 else tuple(seats.tolist())
+        self.learner_seats = seats
+        self.opponent = opponent if seats is not None else None
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.
         opening = game.new_state(0).to_bytes()
@@ -144,6 +145,26 @@ class BatchEnv(_batch._BatchEnv):
                 f"legal: {describe_actions(space, state.legal_actions())}; no env has moved")
 
     def __repr__(self) -> str:
-        seat = "" if self.learner_seat is None else f", learner_seat={self.learner_seat}, opponent={self.opponent!r}"
+        seat = ""
+        if self.learner_seats is not None:
+            given = self.learner_seat if isinstance(self.learner_seat, int) else "one per env"
+            seat = f", learner_seat={given}, opponent={self.opponent!r}"
         return (f"<dimsum.BatchEnv {self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
                 f"seed={self.seed}{seat}>")
+
+
+def _learner_seats(learner_seat: Any, num_envs: int, players: int) -> Optional[np.ndarray]:
+    """None (every seat's actions come through step), or env i's learning seat as int32 (num_envs,)
+    from one seat for every env or a sequence of one seat per env."""
+    if learner_seat is None:
+        return None
+    if np.ndim(learner_seat) == 0:
+        return np.full(num_envs, check_int(learner_seat, "learner_seat", 0, players - 1), np.int32)
+    seats = np.asarray(learner_seat)
+    if seats.dtype.kind not in "iu":
+        raise TypeError(f"learner_seat must be an int or a sequence of ints, got dtype {seats.dtype}")
+    if seats.shape != (num_envs,):
+        raise ValueError(f"learner_seat must be one seat, or one seat per env: shape ({num_envs},), got {seats.shape}")
+    if seats.min() < 0 or seats.max() >= players:
+        raise ValueError(f"learner_seat must be seats in 0..{players - 1}, got {seats.min()}..{seats.max()}")
+    return seats.astype(np.int32)

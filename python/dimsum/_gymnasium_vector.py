@@ -25,9 +25,9 @@ RESET_OPTIONS = ("ticks",)
 
 
 class DimsumVectorEnv(gymnasium.vector.VectorEnv):
-    """``num_envs`` games of ``game_name``, each with one learning seat (the same in every env),
-    the other seats played in C++ by the policy ``opponent`` ("random": uniformly random legal
-    moves from each game's own seeded stream).
+    """``num_envs`` games of ``game_name``, each with one learning seat (``learner_seat``: one seat
+    for every env, or a sequence of one per env), the other seats played in C++ by the policy
+    ``opponent`` ("random": uniformly random legal moves from each game's own seeded stream).
 
     - Observations: the single env's ``Dict(observation, action_mask)`` batched: float32
       ``(num_envs, observation_size)`` and int8 ``(num_envs, num_actions)``. Actions:
@@ -47,12 +47,11 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, game_name: str, num_envs: int = 1, learner_seat: int = 0, opponent: str = "random",
+    def __init__(self, game_name: str, num_envs: int = 1, learner_seat: Any = 0, opponent: str = "random",
                  max_steps: Optional[int] = None, threads: Optional[int] = None, copy: bool = True,
                  ticks: Optional[int] = None, **options: Any):
         self.game = make_sampled_game(game_name, options)
         self.num_envs = check_int(num_envs, "num_envs", 1, 1 << 24)
-        self.learner_seat = check_int(learner_seat, "learner_seat", 0, self.game.players - 1)
         self.max_steps = check_max_steps(max_steps, self.game)
         if not isinstance(copy, bool):
             raise TypeError(f"copy must be a bool, got {type(copy).__name__}")
@@ -64,8 +63,10 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._env: Optional[BatchEnv] = BatchEnv(self.game, self.num_envs, seed=0, threads=threads,
-                                                 max_episode_steps=self.max_steps, learner_seat=self.learner_seat,
+                                                 max_episode_steps=self.max_steps, learner_seat=learner_seat,
                                                  opponent=opponent)
+        self.learner_seat = self._env.learner_seat  # as given: an int, or a tuple of one seat per env
+        self.learner_seats = self._env.learner_seats  # env i's seat, int32 (num_envs,)
         self.opponent = opponent
         self._reset_once = False
 
@@ -126,9 +127,9 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         """Gymnasium's SAME_STEP convention: ``final_obs`` an object array of the learner's last
         observations (a mask of zeros: no action is left), ``final_info`` their returns."""
         final_obs = np.full(self.num_envs, None, dtype=object)
-        learner_rows = info["final_observation"][:, self.learner_seat]
+        final_observation = info["final_observation"]  # every seat's view: row [i, seat]
         for i in np.flatnonzero(ended):
-            final_obs[i] = {"observation": learner_rows[i].copy(),
+            final_obs[i] = {"observation": final_observation[i, self.learner_seats[i]].copy(),
                             "action_mask": np.zeros(self.game.num_actions, np.int8)}
         out_info["final_obs"] = final_obs
         out_info["_final_obs"] = ended.copy()
@@ -140,6 +141,7 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         self._env = None
 
     def __repr__(self) -> str:
-        return (f"<DimsumVectorEnv {self.game.name}, num_envs={self.num_envs}, learner_seat={self.learner_seat}, "
+        seat = self.learner_seat if isinstance(self.learner_seat, int) else "one per env"
+        return (f"<DimsumVectorEnv {self.game.name}, num_envs={self.num_envs}, learner_seat={seat}, "
                 f"opponent={self.opponent!r}>")
 

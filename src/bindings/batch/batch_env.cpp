@@ -5,6 +5,7 @@
 #include <pybind11/gil_safe_call_once.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -157,19 +158,22 @@ Actions convert_actions(py::handle obj, int n) {
 class PyBatchEnv {
  public:
   // config, state_size, state_version: Game.config_bytes(), Game.state_size, Game.version[0].
-  // learner_seat < 0: step takes every seat's actions; else that seat's only, the others played
-  // in C++ by the policy named `opponent` (opponent_env.hpp), and step's rewards are that seat's.
+  // learner_seats empty: step takes every seat's actions; else one seat per env, whose actions
+  // step takes, the others played in C++ by the policy named `opponent` (opponent_env.hpp), and
+  // step's rewards are that seat's.
   PyBatchEnv(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
-             int num_envs, uint64_t seed, int threads, int max_steps, int learner_seat, const std::string& opponent)
-      : learner_seat_(learner_seat) {
+             int num_envs, uint64_t seed, int threads, int max_steps, std::vector<int> learner_seats,
+             const std::string& opponent)
+      : learner_seats_(learner_seats) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
     bool found;
     try {
       found = dispatch_game(game.c_str(), [&]<class G>() {
         const auto c = config_from_bytes<G>(config, state_size, state_version);
-        env_ = learner_seat < 0 ? make_batch_env<G>(c, num_envs, seed, threads, max_steps)
-                                : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seat, opponent);
+        env_ = learner_seats.empty()
+                   ? make_batch_env<G>(c, num_envs, seed, threads, max_steps)
+                   : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seats, opponent);
       });
     } catch (const ThreadStartError& e) {
       raise_thread_start_error("BatchEnv", e);
@@ -239,7 +243,7 @@ class PyBatchEnv {
       py::gil_scoped_release release;
       // checks every action first: all or nothing
       bad = e.env_->step(e.actions_.data(), given_ticks ? e.ticks_.data() : nullptr);
-      if (bad < 0 && e.learner_seat_ >= 0) e.write_seat_rewards();
+      if (bad < 0 && !e.learner_seats_.empty()) e.write_seat_rewards();
     }
     e.check_fault();  // before the illegal action: an env at fault refuses every action
     if (bad >= 0) raise_illegal(bad, given.exact(bad));
@@ -248,7 +252,7 @@ class PyBatchEnv {
     info["legal_mask"] = maybe_copy(e.legal_mask_, copy);
     info["final_observation"] = maybe_copy(e.final_observation_, copy);
     info["final_returns"] = maybe_copy(e.final_returns_, copy);
-    const py::array& rewards = e.learner_seat_ >= 0 ? py::array(e.seat_rewards_) : py::array(e.rewards_);
+    const py::array& rewards = e.learner_seats_.empty() ? py::array(e.rewards_) : py::array(e.seat_rewards_);
     return py::make_tuple(maybe_copy(e.obs_, copy), maybe_copy(rewards, copy), maybe_copy(e.terminated_, copy),
                           maybe_copy(e.truncated_, copy), info);
   }
@@ -376,7 +380,8 @@ class PyBatchEnv {
     const bool* terminated = terminated_.data();
     double* out = seat_rewards_.mutable_data();
     for (int i = 0, n = env_->num_envs(); i < n; ++i) {
-      out[i] = terminated[i] ? all[static_cast<size_t>(i) * static_cast<size_t>(players) + learner_seat_] : 0.0;
+      const size_t row = static_cast<size_t>(i);
+      out[i] = terminated[i] ? all[row * static_cast<size_t>(players) + static_cast<size_t>(learner_seats_[row])] : 0.0;
     }
   }
 
@@ -387,7 +392,7 @@ class PyBatchEnv {
   py::array_t<int32_t> current_player_;
   py::array_t<int64_t> sampled_;
   py::array_t<double> seat_rewards_;  // [num_envs], the learner seat's (opponent mode)
-  int learner_seat_ = -1;
+  std::vector<int> learner_seats_;  // env i's learning seat (opponent mode), or empty
   std::vector<int64_t> actions_;
   std::vector<int64_t> ticks_;
   std::mutex mutex_;
@@ -409,10 +414,10 @@ void register_batch_env(py::module_& m) {
   m.attr("IllegalAction") = illegal_action_type.get_stored();
 
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
-      .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int, int,
+      .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int, std::vector<int>,
                     const std::string&>(),
            py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
-           py::arg("seed"), py::arg("threads"), py::arg("max_steps"), py::arg("learner_seat") = -1,
+           py::arg("seed"), py::arg("threads"), py::arg("max_steps"), py::arg("learner_seats") = std::vector<int>{},
            py::arg("opponent") = "random")
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")

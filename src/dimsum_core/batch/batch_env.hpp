@@ -96,7 +96,8 @@ class BatchEnvBase {
 // - after_deal(c, s, steps, max_steps, env, game_seed) and after_action(c, s, steps, max_steps,
 //   env): play what is not step()'s to play; `steps` counts every action of the game. Return
 //   false if the game ended (or reached max_steps) before it was step()'s turn again.
-// - takes(player): may a state whose `player` is to act be handed to step() (set_state).
+// - takes(env, player): may a state whose `player` is to act be handed to step() in that env
+//   (set_state).
 // - fault(): null, or why no game could be handed to step() (the env then holds a game over,
 //   whose empty mask refuses every action; the binding raises the message).
 struct EverySeat {
@@ -104,7 +105,7 @@ struct EverySeat {
   bool after_deal(const typename G::Config&, typename G::State&, int&, int, size_t, uint64_t) { return true; }
   template <class G>
   bool after_action(const typename G::Config&, typename G::State&, int&, int, size_t) { return true; }
-  bool takes(int) const { return true; }
+  bool takes(size_t, int) const { return true; }
   const char* fault() const { return nullptr; }
 };
 
@@ -191,7 +192,7 @@ class BatchEnv final : public BatchEnvBase {
       std::snprintf(err, static_cast<size_t>(errlen), "the state is terminal: a BatchEnv only holds games in play");
       return false;
     }
-    if (!seats_.takes(G::current_player(s))) {
+    if (!seats_.takes(index(i), G::current_player(s))) {
       std::snprintf(err, static_cast<size_t>(errlen), "player %d is to act, not this env's learner seat",
                     G::current_player(s));
       return false;

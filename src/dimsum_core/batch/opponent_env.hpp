@@ -1,4 +1,5 @@
-// A BatchEnv in which one seat learns: step() takes that seat's actions only, and the other
+// A BatchEnv in which one seat learns (per env: the same seat in every env, or one each): step()
+// takes that seat's actions only, and the other
 // seats are played here, in C++, by an opponent policy (opponent_policy.hpp) until the learner is
 // to act again or the game is over. In Dim Sum Jam, a cooperative game, the other seats are the
 // learner's team-mates (every seat shares one return), played by the same policy.
@@ -39,15 +40,16 @@ inline constexpr int kMaxSkippedDeals = 1000;
 template <class G>
 class LearnerSeat {
  public:
-  LearnerSeat(int learner, OpponentAct<G> act, int num_envs)
-      : learner_(learner),
+  // learners: env i's learning seat, one per env
+  LearnerSeat(std::vector<int> learners, OpponentAct<G> act, int num_envs)
+      : learners_(std::move(learners)),
         act_(act),
         rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)),
         skipped_(static_cast<size_t>(num_envs), 0) {}
 
   // Moves the flag, not the vectors' contents: a BatchEnv is built once, its hook moved in.
   LearnerSeat(LearnerSeat&& o) noexcept
-      : learner_(o.learner_), act_(o.act_), rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)),
+      : learners_(std::move(o.learners_)), act_(o.act_), rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)),
         starved_(o.starved_.load()) {}
 
   template <class>
@@ -69,7 +71,7 @@ class LearnerSeat {
     return play_others(c, s, steps, max_steps, i);
   }
 
-  bool takes(int player) const { return player == learner_; }
+  bool takes(size_t i, int player) const { return player == learners_[i]; }
 
   const char* fault() const {
     return starved_.load(std::memory_order_relaxed)
@@ -83,29 +85,36 @@ class LearnerSeat {
   bool play_others(const typename G::Config& c, typename G::State& s, int& steps, int max_steps, size_t i) {
     for (;;) {
       const int player = G::current_player(s);
-      if (player == learner_) return true;
+      if (player == learners_[i]) return true;
       if (player < 0 || steps >= max_steps) return false;
       G::apply(c, s, act_(c, s, rngs_[i]));
       ++steps;
     }
   }
 
-  int learner_;
+  std::vector<int> learners_;  // env i's learning seat
   OpponentAct<G> act_;
   std::vector<Rng> rngs_;  // env i's current game's stream for the other seats
   std::vector<int> skipped_;  // games in a row env i skipped (over before the learner's turn)
   std::atomic<bool> starved_{false};
 };
 
-// A learner-seat BatchEnv of game `G`: `learner` in [0, players), `opponent` a name of
-// opponent_policies<G>() (std::invalid_argument naming the known ones otherwise).
+// A learner-seat BatchEnv of game `G`: `learners` one seat in [0, players) per env, `opponent`
+// a name of opponent_policies<G>() (std::invalid_argument naming what is wrong otherwise).
 template <class G>
 std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int num_envs, uint64_t seed,
-                                                int threads, int max_steps, int learner, std::string_view opponent) {
+                                                int threads, int max_steps, std::vector<int> learners,
+                                                std::string_view opponent) {
   const int players = G::config_info(c).players;
-  if (learner < 0 || learner >= players) {
-    throw std::invalid_argument("learner_seat must be a seat in 0.." + std::to_string(players - 1) + ", got " +
-                                std::to_string(learner));
+  if (learners.size() != static_cast<size_t>(num_envs)) {
+    throw std::invalid_argument("learner_seat must give one seat per env (" + std::to_string(num_envs) + "), got " +
+                                std::to_string(learners.size()));
+  }
+  for (const int learner : learners) {
+    if (learner < 0 || learner >= players) {
+      throw std::invalid_argument("learner_seat must be a seat in 0.." + std::to_string(players - 1) + ", got " +
+                                  std::to_string(learner));
+    }
   }
   const OpponentAct<G> act = find_opponent_policy<G>(opponent);
   if (act == nullptr) {
@@ -115,7 +124,7 @@ std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int
                                 "; known: " + known);
   }
   return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(c, num_envs, seed, threads, max_steps,
-                                                       LearnerSeat<G>(learner, act, num_envs));
+                                                       LearnerSeat<G>(std::move(learners), act, num_envs));
 }
 
 }  // namespace dimsum
