@@ -68,6 +68,7 @@ def test_set_state_takes_only_positions_where_the_learner_acts():
 
 def test_opponent_policies_are_named_and_unknown_names_refused():
     assert _batch.opponent_policies("dim_sum_jam") == ["random"]
+    assert dimsum.BatchEnv.opponent_policies(dimsum.make("nice_buns")) == ["random"]
     game = dimsum.make("yum_cha")
     with pytest.raises(ValueError, match="unknown opponent policy 'greedy' for yum_cha; known: random"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=0, opponent="greedy")

@@ -112,6 +112,12 @@ class BatchEnv(_batch._BatchEnv):
         # clipped into int64 without wrapping: a value beyond the bound is refused by its game as too large
         return np.minimum(array, _MAX_TICKS).astype(np.int64) if array.dtype.kind == "u" else array
 
+    @staticmethod
+    def opponent_policies(game: Any) -> list:
+        """The names ``opponent`` takes for ``game`` (a Game): the C++ policies that can play the
+        seats other than the learner's (src/dimsum_core/batch/opponent_policy.hpp)."""
+        return _batch.opponent_policies(getattr(game, "name", game))
+
     @property
     def observation_shape(self):
         return (self.observation_size,)
