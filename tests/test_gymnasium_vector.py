@@ -356,3 +356,27 @@ def test_a_cut_waits_for_the_learners_step_in_both_envs():
     action = int(np.flatnonzero(obs["action_mask"][0])[0])
     *_, truncated, _ = vector.step([action])
     assert truncated[0]
+
+
+def test_the_same_step_infos_have_the_layout_of_gymnasiums_own_sync_vector_env():
+    """Gymnasium's SyncVectorEnv in SAME_STEP mode over single envs is the reference for where the
+    ended episodes' data goes: the same keys, masks and per-env final observations."""
+    def ended_step_info(env):
+        obs, _ = env.reset(seed=1)
+        rng = np.random.default_rng(0)
+        while True:
+            obs, _, terminated, truncated, info = env.step(random_actions(rng, obs["action_mask"]))
+            if (terminated | truncated).any():
+                return terminated | truncated, info
+
+    sync = gymnasium.vector.SyncVectorEnv([lambda: DimsumEnv("nice_buns", players=2)] * 3,
+                                          autoreset_mode=AutoresetMode.SAME_STEP)
+    ours = DimsumVectorEnv("nice_buns", num_envs=3, players=2)
+    for ended, info in (ended_step_info(sync), ended_step_info(ours)):
+        assert set(info) == {"final_obs", "_final_obs", "final_info", "_final_info"}
+        assert set(info["final_info"]) == {"returns", "_returns"}
+        assert np.array_equal(info["_final_obs"], ended) and np.array_equal(info["_final_info"], ended)
+        assert info["final_obs"].dtype == object
+        for i in np.flatnonzero(ended):
+            assert set(info["final_obs"][i]) == {"observation", "action_mask"}
+            assert not info["final_obs"][i]["action_mask"].any()
