@@ -185,6 +185,6 @@ def test_the_adapters_doc_examples_run():
     """docs/ADAPTERS.md's code blocks, as written."""
     text = (Path(__file__).resolve().parent.parent / "docs" / "ADAPTERS.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3  # PettingZoo, Gymnasium, the Gymnasium VectorEnv
     for block in blocks:
         exec(compile(block, "docs/ADAPTERS.md", "exec"), {})

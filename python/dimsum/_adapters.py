@@ -12,10 +12,14 @@ import numpy as np
 from gymnasium import spaces
 
 import dimsum
+from dimsum._common import check_int
+from dimsum._core import TimedGame
 
 RENDER_MODES = ("ansi", "human")
 # Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
 SEED_BOUND = 1 << 63
+# The most ticks one action may be charged (docs/rules/dim_sum_jam.md, "The tick clock").
+MAX_TICKS = 1_000_000
 
 
 def agent_name(seat: int) -> str:
@@ -43,6 +47,17 @@ def check_max_steps(max_steps: Optional[int], game) -> int:
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
     return max_steps
+
+
+def check_step_ticks(game, ticks: Any) -> Optional[int]:
+    """The ticks an adapter charges for each learner action: None (each action's default cost) or
+    an int in [0, 1,000,000] (the game refuses a positive one when its time is off, at the step,
+    with the state unchanged). Timed games only (Dim Sum Jam): ValueError for another game."""
+    if ticks is None:
+        return None
+    if not isinstance(game, TimedGame):
+        raise ValueError(f"ticks: {game.name} is not timed (its actions take no time); use ticks=None")
+    return check_int(ticks, "ticks", 0, MAX_TICKS)
 
 
 def observation_space_of(game) -> spaces.Dict:

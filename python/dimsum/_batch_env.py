@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from . import _batch
 from ._common import IllegalActionError, check_int, check_sampled, check_seed, describe_actions
 
 _MAX_ENVS = 1 << 24
+_MAX_TICKS = 1 << 62  # beyond this no game's check_ticks is asked (they refuse far less already)
 _step = _batch._BatchEnv.step  # the C++ step, called with no super() lookup on the hot path
 
 
@@ -28,6 +31,10 @@ class BatchEnv(_batch._BatchEnv):
     (Gymnasium's ``AutoresetMode.SAME_STEP``); its last observations and returns stay in
     ``info["final_observation"]`` and ``info["final_returns"]``. The returned arrays belong to
     the env and are overwritten by the next call (``step(actions, copy=True)`` returns copies).
+
+    ``learner_seat=s`` (with ``opponent``, a C++ policy's name, "random" by default): ``step``
+    takes seat s's actions only, the other seats are played in C++ until s is to act again, and
+    ``rewards`` is s's, shape ``(num_envs,)`` (docs/API.md, "Learner seat").
     """
 
     def __init__(
@@ -37,6 +44,8 @@ class BatchEnv(_batch._BatchEnv):
         seed: int = 0,
         threads: Optional[int] = None,
         max_episode_steps: Optional[int] = None,
+        learner_seat: Any = None,
+        opponent: str = "random",
     ) -> None:
         from ._core import Game
 
@@ -51,9 +60,16 @@ class BatchEnv(_batch._BatchEnv):
         if max_episode_steps is None:
             max_episode_steps = game.max_game_length
         max_episode_steps = check_int(max_episode_steps, "max_episode_steps", 1, (1 << 31) - 1)
+        seats = _learner_seats(learner_seat, num_envs, game.players)
+        if not isinstance(opponent, str):
+            raise TypeError(f"opponent must be a policy name (str), got {type(opponent).__name__}")
         super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
-                         max_episode_steps)
+                         max_episode_steps, [] if seats is None else seats.tolist(), opponent)
         self.game = game
+        # as given (an int, or one seat per env as a tuple), and env i's seat as an int32 array
+        self.learner_seat = learner_seat if seats is None or np.ndim(learner_seat) == 0 else tuple(seats.tolist())
+        self.learner_seats = seats
+        self.opponent = opponent if seats is not None else None
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.
         opening = game.new_state(0).to_bytes()
@@ -64,14 +80,43 @@ class BatchEnv(_batch._BatchEnv):
         seed); returns ``(obs, info)``."""
         return super().reset(None if seed is None else check_seed(seed))
 
-    def step(self, actions, copy: bool = False):
+    def step(self, actions, copy: bool = False, ticks=None):
         """One action per env (an integer array-like of shape ``(num_envs,)``); returns ``(obs,
         rewards, terminated, truncated, info)``. All or nothing: if any action is out of range or
-        illegal, raises IllegalActionError naming the first such env, and no env moves."""
+        illegal, raises IllegalActionError naming the first such env, and no env moves.
+
+        ``ticks`` (timed games: Dim Sum Jam): None charges each action its default tick cost; an
+        int, or an integer array of shape ``(num_envs,)``, is the time each env's action took, as
+        ``state.apply(action, ticks)`` takes it (0 to 1,000,000, and 0 when time is off)."""
+        if ticks is not None:
+            ticks = self._ticks_array(ticks)
         try:
-            return _step(self, actions, copy)
+            return _step(self, actions, copy, ticks)
         except _batch.IllegalAction as e:
             raise IllegalActionError(self._illegal_message(*e.args)) from None
+
+    def _ticks_array(self, ticks) -> np.ndarray:
+        """``ticks`` as int64 of shape (num_envs,): TypeError for what is not integers, ValueError
+        for another shape or an untimed game; the values are checked by the game in C++."""
+        if not self.timed:
+            raise ValueError(f"ticks: {self.game.name} is not timed (its actions take no time); pass ticks=None")
+        if isinstance(ticks, (bool, np.bool_)):
+            raise TypeError("ticks must be None, an int or an integer array, got bool")
+        if isinstance(ticks, (int, np.integer)):
+            return np.full(self.num_envs, check_int(ticks, "ticks", 0, _MAX_TICKS), np.int64)
+        array = np.asarray(ticks)
+        if array.dtype.kind not in "iu":
+            raise TypeError(f"ticks must be None, an int or an integer array, got dtype {array.dtype}")
+        if array.shape != (self.num_envs,):
+            raise ValueError(f"ticks must have shape (num_envs,) = ({self.num_envs},), got {array.shape}")
+        # clipped into int64 without wrapping: a value beyond the bound is refused by its game as too large
+        return np.minimum(array, _MAX_TICKS).astype(np.int64) if array.dtype.kind == "u" else array
+
+    @staticmethod
+    def opponent_policies(game: Any) -> list:
+        """The names ``opponent`` takes for ``game`` (a Game): the C++ policies that can play the
+        seats other than the learner's (src/dimsum_core/batch/opponent_policy.hpp)."""
+        return _batch.opponent_policies(getattr(game, "name", game))
 
     @property
     def observation_shape(self):
@@ -106,5 +151,26 @@ class BatchEnv(_batch._BatchEnv):
                 f"legal: {describe_actions(space, state.legal_actions())}; no env has moved")
 
     def __repr__(self) -> str:
+        seat = ""
+        if self.learner_seats is not None:
+            given = self.learner_seat if isinstance(self.learner_seat, int) else "one per env"
+            seat = f", learner_seat={given}, opponent={self.opponent!r}"
         return (f"<dimsum.BatchEnv {self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
-                f"seed={self.seed}>")
+                f"seed={self.seed}{seat}>")
+
+
+def _learner_seats(learner_seat: Any, num_envs: int, players: int) -> Optional[np.ndarray]:
+    """None (every seat's actions come through step), or env i's learning seat as int32 (num_envs,)
+    from one seat for every env or a sequence of one seat per env."""
+    if learner_seat is None:
+        return None
+    if np.ndim(learner_seat) == 0:
+        return np.full(num_envs, check_int(learner_seat, "learner_seat", 0, players - 1), np.int32)
+    seats = np.asarray(learner_seat)
+    if seats.dtype.kind not in "iu":
+        raise TypeError(f"learner_seat must be an int or a sequence of ints, got dtype {seats.dtype}")
+    if seats.shape != (num_envs,):
+        raise ValueError(f"learner_seat must be one seat, or one seat per env: shape ({num_envs},), got {seats.shape}")
+    if seats.min() < 0 or seats.max() >= players:
+        raise ValueError(f"learner_seat must be seats in 0..{players - 1}, got {seats.min()}..{seats.max()}")
+    return seats.astype(np.int32)

@@ -18,15 +18,22 @@ Conventions (docs/ADAPTERS.md):
   mask is all zero once the episode is over.
 - Reward: the learner's entry of ``state.returns()`` on the step that ends the game, 0 before.
   ``terminated`` when the rules end the game; ``truncated`` after ``max_steps`` actions of all
-  seats (default ``game.max_game_length``, a cap the rules never reach), reward 0.
+  seats (default ``game.max_game_length``, a cap the rules never reach), reward 0. The cut waits
+  for the learner's first step: the other seats' opening is never cut.
 - An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged; so does an
   opponent policy's illegal choice. ``illegal_action="terminate"`` ends the episode on it instead
   (``terminated``, reward ``game.min_return``, ``info["illegal_action"]``): for generic code that
   plays unmasked actions, Gymnasium's ``check_env`` among it.
 - Chance is sampled inside ``apply``; ``chance="explicit"`` is refused (ValueError). Dim Sum Jam
-  is timed: every action is charged its default tick cost (option ``ticks_per_action``).
+  is timed: every action is charged its default tick cost (option ``ticks_per_action``) unless
+  ``ticks`` is set (the constructor's ``ticks=``, ``reset(options={"ticks": t})`` or the
+  attribute ``env.unwrapped.ticks``): then each learner action is charged that many ticks.
+  Gymnasium's ``step`` takes only the action, so there is no per-step argument here.
 - ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` deals from a seed drawn from
   ``np_random``.
+
+``DimsumVectorEnv`` (``gymnasium.make_vec(id, num_envs=n)``) is the batched learner-seat env,
+its opponents played in C++ (dimsum/_gymnasium_vector.py).
 """
 
 from __future__ import annotations
@@ -37,8 +44,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
-    observation_space_of
+from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
+    make_sampled_game, observation_space_of
+from ._gymnasium_vector import DimsumVectorEnv
 
 Policy = Callable[[Any], int]
 # "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
@@ -46,6 +54,9 @@ Policy = Callable[[Any], int]
 # code that plays unmasked actions, gymnasium's check_env among it (it steps an action sampled
 # before a reset, so no mask can make it legal).
 ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+
+# Deals in a row that may end before the learner's first turn before reset gives up (as BatchEnv).
+MAX_SKIPPED_DEALS = 1000
 
 ENV_IDS = {
     "yum_cha": "dimsum/YumCha-v0",
@@ -62,8 +73,9 @@ class DimsumEnv(gymnasium.Env):
     def __init__(self, game_name: str, learner_seat: int = 0,
                  opponents: Union[None, Policy, Mapping[int, Policy]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
-                 illegal_action: str = "raise", **options: Any):
+                 illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any):
         self.game = make_sampled_game(game_name, options)
+        self.ticks = check_step_ticks(self.game, ticks)
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -78,6 +90,7 @@ class DimsumEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state = None
         self.steps = 0
+        self.learner_steps = 0
         self.forfeited = False
 
     def _opponent_policies(self, opponents) -> Dict[int, Policy]:
@@ -99,15 +112,28 @@ class DimsumEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        if options:
+            unknown = sorted(set(options) - {"ticks"})
+            if unknown:
+                raise ValueError(f"unknown reset options {unknown}; known: ['ticks']")
+            self.ticks = check_step_ticks(self.game, options["ticks"])
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
         self.steps = 0
+        self.learner_steps = 0
         self.forfeited = False
-        # the opening moves of the seats before the learner; a game that ended before the learner
-        # could act would leave nothing to learn, so it is dealt again
-        while self._play_opponents():
+        # the opening moves of the seats before the learner (not cut by max_steps: a cut waits for
+        # a step, as in BatchEnv); a game that ended before the learner could act would leave
+        # nothing to learn, so it is dealt again, up to MAX_SKIPPED_DEALS times in a row
+        for _ in range(MAX_SKIPPED_DEALS):
+            if not self._play_opponents(cut=False):
+                break
             self.state = self.game.new_state(int(self.np_random.integers(SEED_BOUND)))
             self.steps = 0
+        else:
+            raise RuntimeError(
+                f"{MAX_SKIPPED_DEALS} games in a row ended before the learner seat's first turn: this configuration "
+                f"gives seat {self.learner_seat} no turn to learn from (choose another learner_seat or options)")
         if self.render_mode == "human":
             self.render()
         return self._observation(), {}
@@ -119,8 +145,13 @@ class DimsumEnv(gymnasium.Env):
             raise RuntimeError("the episode is over: call reset()")
         if self.illegal_action == "terminate" and not self.state.is_legal(int(action)):
             return self._forfeit(int(action))
-        self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
+        # IllegalActionError (ValueError for bad ticks), state unchanged
+        if self.ticks is None:
+            self.state.apply(int(action))
+        else:
+            self.state.apply(int(action), check_step_ticks(self.game, self.ticks))
         self.steps += 1
+        self.learner_steps += 1
         self._play_opponents()
         terminated = self.state.is_terminal
         truncated = not terminated and self.steps >= self.max_steps
@@ -136,9 +167,10 @@ class DimsumEnv(gymnasium.Env):
         info = {"illegal_action": action}
         return self._observation(), float(self.game.min_return), True, False, info
 
-    def _play_opponents(self) -> bool:
-        """Steps the other seats until the learner acts; True if the game ended or was cut first."""
-        while not self._episode_over():
+    def _play_opponents(self, cut: bool = True) -> bool:
+        """Steps the other seats until the learner acts; True if the game ended (or, with ``cut``,
+        reached max_steps) first."""
+        while not (self._episode_over() if cut else self.state.is_terminal):
             seat = self.state.current_player
             if seat == self.learner_seat:
                 return False
@@ -147,7 +179,8 @@ class DimsumEnv(gymnasium.Env):
         return True
 
     def _episode_over(self) -> bool:
-        return self.forfeited or self.state.is_terminal or self.steps >= self.max_steps
+        # the cut at max_steps waits for the learner's first step (the opening is never cut)
+        return self.forfeited or self.state.is_terminal or (self.steps >= self.max_steps and self.learner_steps > 0)
 
     def _observation(self) -> Dict[str, np.ndarray]:
         mask = self._legal_mask_or_none()
@@ -173,10 +206,12 @@ class DimsumEnv(gymnasium.Env):
 
 
 def register_envs() -> None:
-    """Registers the three ids (once: importing this module again changes nothing)."""
+    """Registers the three ids (once: importing this module again changes nothing), each with
+    DimsumEnv for ``gymnasium.make`` and DimsumVectorEnv for ``gymnasium.make_vec``."""
     for game_name, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=DimsumEnv, kwargs={"game_name": game_name})
+            gymnasium.register(id=env_id, entry_point=DimsumEnv, vector_entry_point=DimsumVectorEnv,
+                               kwargs={"game_name": game_name})
 
 
 register_envs()

@@ -23,7 +23,8 @@ Conventions (docs/ADAPTERS.md):
 - Chance is sampled inside ``apply`` (the default mode): an AEC env has no chance agent, so
   ``chance="explicit"`` is refused.
 - Dim Sum Jam is timed: every action is charged its default tick cost (the option
-  ``ticks_per_action``, as ``state.apply(a)`` with no ``ticks``); the env never calls ``advance``.
+  ``ticks_per_action``, as ``state.apply(a)`` with no ``ticks``) unless ``step(action, ticks=t)``
+  says what it took; the env never calls ``advance``.
 - Seeding: ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` without a seed deals from
   a seed drawn from the env's own ``np_random`` (seeded by the last ``reset(seed=...)``).
 
@@ -41,7 +42,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
-    make_sampled_game, observation_space_of
+    check_step_ticks, make_sampled_game, observation_space_of
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
@@ -95,7 +96,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         mask = self.state.legal_mask().astype(np.int8) if acting else np.zeros(self.game.num_actions, np.int8)
         return {"observation": self.state.observation(seat), "action_mask": mask}
 
-    def step(self, action: Optional[int]) -> None:
+    def step(self, action: Optional[int], ticks: Optional[int] = None) -> None:
+        """Plays the selected agent's ``action``; ``ticks`` (Dim Sum Jam) is the time it took, None
+        its default cost. PettingZoo's wrappers pass the action only: ``ticks`` is for this raw env."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
@@ -103,8 +106,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             # PettingZoo's protocol: each finished agent is stepped once with None to leave
             self._was_dead_step(action)
             return
+        # IllegalActionError (ValueError, TypeError for bad ticks), state unchanged
+        if ticks is None:
+            self.state.apply(int(action))
+        else:
+            self.state.apply(int(action), check_step_ticks(self.game, ticks))
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(int(action))  # IllegalActionError, state unchanged, for an illegal action
         self.steps += 1
         if self.state.is_terminal:
             self._end_with_returns()

@@ -5,6 +5,7 @@
 #include <pybind11/gil_safe_call_once.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +22,7 @@
 
 #include "bindings.hpp"
 #include "dimsum_core/batch/batch_env.hpp"
+#include "dimsum_core/batch/opponent_env.hpp"
 #include "dimsum_core/games.hpp"
 
 namespace dimsum::bindings {
@@ -156,18 +158,27 @@ Actions convert_actions(py::handle obj, int n) {
 class PyBatchEnv {
  public:
   // config, state_size, state_version: Game.config_bytes(), Game.state_size, Game.version[0].
+  // learner_seats empty: step takes every seat's actions; else one seat per env, whose actions
+  // step takes, the others played in C++ by the policy named `opponent` (opponent_env.hpp), and
+  // step's rewards are that seat's.
   PyBatchEnv(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
-             int num_envs, uint64_t seed, int threads, int max_steps) {
+             int num_envs, uint64_t seed, int threads, int max_steps, std::vector<int> learner_seats,
+             const std::string& opponent)
+      : learner_seats_(learner_seats) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
     bool found;
     try {
       found = dispatch_game(game.c_str(), [&]<class G>() {
-        env_ = make_batch_env<G>(config_from_bytes<G>(config, state_size, state_version), num_envs, seed, threads,
-                                 max_steps);
+        const auto c = config_from_bytes<G>(config, state_size, state_version);
+        env_ = learner_seats.empty()
+                   ? make_batch_env<G>(c, num_envs, seed, threads, max_steps)
+                   : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seats, opponent);
       });
     } catch (const ThreadStartError& e) {
       raise_thread_start_error("BatchEnv", e);
+    } catch (const std::invalid_argument& e) {
+      throw py::value_error(e.what());
     }
     if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
     const auto& info = env_->info();
@@ -181,7 +192,9 @@ class PyBatchEnv {
     final_observation_ = zeros<float>({n, players, obs});
     final_returns_ = zeros<double>({n, players});
     sampled_ = zeros<int64_t>({n});
+    seat_rewards_ = zeros<double>({n});
     actions_.resize(static_cast<size_t>(n));
+    ticks_.resize(static_cast<size_t>(n));
     BatchOutputs out;
     out.obs = obs_.mutable_data();
     out.rewards = rewards_.mutable_data();
@@ -192,8 +205,11 @@ class PyBatchEnv {
     out.final_observation = final_observation_.mutable_data();
     out.final_returns = final_returns_.mutable_data();
     env_->set_outputs(out);
-    py::gil_scoped_release release;
-    env_->reset(seed);
+    {
+      py::gil_scoped_release release;
+      env_->reset(seed);
+    }
+    check_fault();
   }
 
   static py::tuple reset(py::object self, py::object seed) {
@@ -204,30 +220,40 @@ class PyBatchEnv {
       py::gil_scoped_release release;
       e.env_->reset(s);
     }
+    e.check_fault();
     py::dict info;
     info["current_player"] = e.current_player_;
     info["legal_mask"] = e.legal_mask_;
     return py::make_tuple(e.obs_, info);
   }
 
-  static py::tuple step(py::object self, py::handle actions, bool copy) {
+  // ticks: None, or (timed games) what each env's action took, already checked by
+  // dimsum.BatchEnv (_check_ticks): an int64 array of shape (num_envs,), checked here again.
+  static py::tuple step(py::object self, py::handle actions, bool copy, py::handle ticks) {
     PyBatchEnv& e = self.cast<PyBatchEnv&>();
     const int n = e.env_->num_envs();
     const Actions given = convert_actions(actions, n);  // Python code may run: not under the lock
+    std::optional<py::array_t<int64_t, py::array::c_style | py::array::forcecast>> given_ticks;
+    if (!ticks.is_none()) given_ticks = checked_ticks(*e.env_, ticks, n);
     int bad;
     {
       Lock lock(e);
       for (int i = 0; i < n; ++i) e.actions_[static_cast<size_t>(i)] = given.get(i);
+      if (given_ticks) std::copy_n(given_ticks->data(), n, e.ticks_.data());
       py::gil_scoped_release release;
-      bad = e.env_->step(e.actions_.data());  // checks every action first: all or nothing
+      // checks every action first: all or nothing
+      bad = e.env_->step(e.actions_.data(), given_ticks ? e.ticks_.data() : nullptr);
+      if (bad < 0 && !e.learner_seats_.empty()) e.write_seat_rewards();
     }
+    e.check_fault();  // before the illegal action: an env at fault refuses every action
     if (bad >= 0) raise_illegal(bad, given.exact(bad));
     py::dict info;
     info["current_player"] = maybe_copy(e.current_player_, copy);
     info["legal_mask"] = maybe_copy(e.legal_mask_, copy);
     info["final_observation"] = maybe_copy(e.final_observation_, copy);
     info["final_returns"] = maybe_copy(e.final_returns_, copy);
-    return py::make_tuple(maybe_copy(e.obs_, copy), maybe_copy(e.rewards_, copy), maybe_copy(e.terminated_, copy),
+    const py::array& rewards = e.learner_seats_.empty() ? py::array(e.rewards_) : py::array(e.seat_rewards_);
+    return py::make_tuple(maybe_copy(e.obs_, copy), maybe_copy(rewards, copy), maybe_copy(e.terminated_, copy),
                           maybe_copy(e.truncated_, copy), info);
   }
 
@@ -323,13 +349,52 @@ class PyBatchEnv {
 
   static py::object maybe_copy(const py::array& a, bool copy) { return copy ? a.attr("copy")() : py::object(a); }
 
+  // RuntimeError if the env cannot go on (BatchEnvBase::fault).
+  void check_fault() const {
+    if (const char* why = env_->fault()) throw std::runtime_error(why);
+  }
+
+  // ticks as an int64 array of shape (n,), every value one the game accepts (ValueError naming
+  // the first env whose value it refuses). Converted before the lock (numpy may run Python code).
+  static py::array_t<int64_t, py::array::c_style | py::array::forcecast> checked_ticks(const BatchEnvBase& env,
+                                                                                      py::handle ticks, int n) {
+    auto t = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(ticks);
+    if (!t || t.ndim() != 1 || t.shape(0) != n) {
+      throw py::value_error("ticks must be None, an int, or an int64 array of shape (num_envs,) = (" +
+                            std::to_string(n) + ",)");
+    }
+    char err[kErrLen] = "";
+    for (int i = 0; i < n; ++i) {
+      if (!env.check_ticks(t.data()[i], err, kErrLen)) {
+        throw py::value_error("BatchEnv.step: env " + std::to_string(i) + ": " + err + "; no env has moved");
+      }
+    }
+    return t;
+  }
+
+  // The learner seat's reward per env (opponent mode): its return on the step its game ended by
+  // the rules, 0 otherwise (a truncated game has no result; its returns are in final_returns).
+  void write_seat_rewards() {
+    const int players = env_->info().players;
+    const double* all = rewards_.data();
+    const bool* terminated = terminated_.data();
+    double* out = seat_rewards_.mutable_data();
+    for (int i = 0, n = env_->num_envs(); i < n; ++i) {
+      const size_t row = static_cast<size_t>(i);
+      out[i] = terminated[i] ? all[row * static_cast<size_t>(players) + static_cast<size_t>(learner_seats_[row])] : 0.0;
+    }
+  }
+
   std::unique_ptr<BatchEnvBase> env_;
   py::array_t<float> obs_, final_observation_;
   py::array_t<double> rewards_, final_returns_;
   py::array_t<bool> terminated_, truncated_, legal_mask_;
   py::array_t<int32_t> current_player_;
   py::array_t<int64_t> sampled_;
+  py::array_t<double> seat_rewards_;  // [num_envs], the learner seat's (opponent mode)
+  std::vector<int> learner_seats_;  // env i's learning seat (opponent mode), or empty
   std::vector<int64_t> actions_;
+  std::vector<int64_t> ticks_;
   std::mutex mutex_;
   std::atomic<std::thread::id> owner_{};  // the thread holding mutex_, or none (a default id)
 };
@@ -349,12 +414,14 @@ void register_batch_env(py::module_& m) {
   m.attr("IllegalAction") = illegal_action_type.get_stored();
 
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
-      .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int>(),
+      .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int, std::vector<int>,
+                    const std::string&>(),
            py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
-           py::arg("seed"), py::arg("threads"), py::arg("max_steps"))
+           py::arg("seed"), py::arg("threads"), py::arg("max_steps"), py::arg("learner_seats") = std::vector<int>{},
+           py::arg("opponent") = "random")
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
-      .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false,
+      .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false, py::arg("ticks") = py::none(),
            "One action per env; returns (obs, rewards, terminated, truncated, info). See docs/API.md. "
            "Raises IllegalAction(env, action), moving no env, if any action is illegal.")
       .def("sample_actions", &PyBatchEnv::sample_actions, py::arg("seed"),
@@ -365,6 +432,7 @@ void register_batch_env(py::module_& m) {
       .def("_state_bytes", &PyBatchEnv::state_bytes, py::arg("i"))
       .def("_set_state_bytes", &PyBatchEnv::set_state_bytes, py::arg("i"), py::arg("data"), py::arg("steps"))
       .def_property_readonly("num_envs", [](const PyBatchEnv& e) { return e.env().num_envs(); })
+      .def_property_readonly("timed", [](const PyBatchEnv& e) { return e.env().timed(); })
       .def_property_readonly("threads", [](const PyBatchEnv& e) { return e.env().threads(); })
       .def_property_readonly("seed", [](const PyBatchEnv& e) { return e.env().seed(); })
       .def_property_readonly("max_episode_steps", [](const PyBatchEnv& e) { return e.env().max_steps(); })

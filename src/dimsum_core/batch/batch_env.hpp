@@ -13,6 +13,11 @@
 //   returns as its rewards, keeps the final state's returns and every player's observation of it
 //   in final_returns / final_observation, and is already dealt its next game, whose first
 //   observation, mask and player are what obs / legal_mask / current_player show.
+// - Seats (a hook, default EverySeat): whose actions step() takes. EverySeat: the action of
+//   whichever seat is to act. opponent_env.hpp's LearnerSeat: one seat's, the others played in
+//   C++ between steps (after each deal and after each action), so that seat is always to act.
+// - Ticks (timed games): step() may charge each env's action a given number of ticks instead of
+//   its default cost (G::apply_timed); the other seats' moves always cost their default.
 // The template is instantiated once per game (the rules inline into the loops); BatchEnvBase
 // is the type-erased face the Python binding holds.
 #pragma once
@@ -24,9 +29,11 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "../common/action_list.hpp"
+#include "../common/engine.hpp"
 #include "../common/game_api.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
@@ -64,8 +71,16 @@ class BatchEnvBase {
   // Deals game 0 of every env from `seed` and writes the outputs (rewards 0, no env ended).
   virtual void reset(uint64_t seed) = 0;
   // Applies one action per env, auto-resetting ended games, and returns -1; or, if any env's
-  // action is out of range or illegal, returns the lowest such env and moves nothing.
-  virtual int step(const int64_t* actions) = 0;
+  // action is out of range or illegal, returns the lowest such env and moves nothing. `ticks`
+  // (timed games only; null: each action's default cost) is the time each env's action took,
+  // every value already accepted by check_ticks.
+  virtual int step(const int64_t* actions, const int64_t* ticks = nullptr) = 0;
+  // Is the game timed, and may `ticks` be charged for an action in this configuration
+  // (G::check_ticks); false with a message if not.
+  virtual bool timed() const = 0;
+  virtual bool check_ticks(int64_t ticks, char* err, int errlen) const = 0;
+  // Why the env cannot go on (the Seats hook found no game to hand to step()), or null.
+  virtual const char* fault() const = 0;
   // One uniformly random legal action per env, env i from derive_seed(seed ^ kSampleSalt, i).
   virtual void sample_actions(uint64_t seed, int64_t* out) = 0;
 
@@ -76,14 +91,32 @@ class BatchEnvBase {
   virtual bool set_state(int i, const void* bytes, int steps, char* err, int errlen) = 0;
 };
 
-template <class G>
+// The Seats hook of BatchEnv: every seat's actions come through step(), nothing is played
+// between steps. A Seats type offers these three (LearnerSeat in opponent_env.hpp is the other):
+// - after_deal(c, s, steps, max_steps, env, game_seed) and after_action(c, s, steps, max_steps,
+//   env): play what is not step()'s to play; `steps` counts every action of the game. Return
+//   false if the game ended (or reached max_steps) before it was step()'s turn again.
+// - takes(env, player): may a state whose `player` is to act be handed to step() in that env
+//   (set_state).
+// - fault(): null, or why no game could be handed to step() (the env then holds a game over,
+//   whose empty mask refuses every action; the binding raises the message).
+struct EverySeat {
+  template <class G>
+  bool after_deal(const typename G::Config&, typename G::State&, int&, int, size_t, uint64_t) { return true; }
+  template <class G>
+  bool after_action(const typename G::Config&, typename G::State&, int&, int, size_t) { return true; }
+  bool takes(size_t, int) const { return true; }
+  const char* fault() const { return nullptr; }
+};
+
+template <class G, class Seats = EverySeat>
 class BatchEnv final : public BatchEnvBase {
   using Config = typename G::Config;
   using State = typename G::State;
 
  public:
   // max_steps: actions after which a game is truncated (<= 0: the game's max_game_length).
-  BatchEnv(const Config& c, int num_envs, uint64_t seed, int threads, int max_steps)
+  BatchEnv(const Config& c, int num_envs, uint64_t seed, int threads, int max_steps, Seats seats = Seats{})
       : config_(c),
         info_(G::config_info(c)),
         num_envs_(num_envs),
@@ -95,6 +128,7 @@ class BatchEnv final : public BatchEnvBase {
         mask_words_((info_.num_actions + 63) / 64),
         legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
         legal_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_ + 1), 0),
+        seats_(std::move(seats)),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
   const ConfigInfo& info() const override { return info_; }
@@ -118,10 +152,26 @@ class BatchEnv final : public BatchEnvBase {
     });
   }
 
-  int step(const int64_t* actions) override {
+  int step(const int64_t* actions, const int64_t* ticks = nullptr) override {
     const int bad = first_illegal(actions);
-    if (bad < 0) for_each_env([this, actions](size_t i) { step_env(i, static_cast<int>(actions[i])); });
+    if (bad < 0) {
+      for_each_env([this, actions, ticks](size_t i) {
+        step_env(i, static_cast<int>(actions[i]), ticks == nullptr ? int64_t{-1} : ticks[i]);
+      });
+    }
     return bad;
+  }
+
+  bool timed() const override { return TimedGame<G>; }
+  const char* fault() const override { return seats_.fault(); }
+
+  bool check_ticks(int64_t ticks, char* err, int errlen) const override {
+    if constexpr (TimedGame<G>) {
+      return G::check_ticks(config_, ticks, err, errlen);
+    } else {
+      std::snprintf(err, static_cast<size_t>(errlen), "%s is not timed: its actions take no ticks", G::kName);
+      return false;
+    }
   }
 
   void sample_actions(uint64_t seed, int64_t* out) override {
@@ -140,6 +190,11 @@ class BatchEnv final : public BatchEnvBase {
     if (!G::validate(config_, s, err, errlen)) return false;
     if (G::current_player(s) < 0) {
       std::snprintf(err, static_cast<size_t>(errlen), "the state is terminal: a BatchEnv only holds games in play");
+      return false;
+    }
+    if (!seats_.takes(index(i), G::current_player(s))) {
+      std::snprintf(err, static_cast<size_t>(errlen), "player %d is to act, not this env's learner seat",
+                    G::current_player(s));
       return false;
     }
     states_[index(i)] = s;
@@ -231,16 +286,29 @@ class BatchEnv final : public BatchEnvBase {
 
   static size_t row(size_t i, int width) { return i * static_cast<size_t>(width); }
 
+  // Deals env i's game k = game_index_[i], and the next ones while the Seats hook finds a game
+  // over before step()'s first turn (nothing to act on in it).
   void deal(size_t i) {
     const uint64_t env_seed = derive_seed(seed_, i);
-    G::new_state(config_, states_[i], derive_seed(env_seed, game_index_[i]));
-    steps_[i] = 0;
+    for (;;) {
+      const uint64_t game_seed = derive_seed(env_seed, game_index_[i]);
+      G::new_state(config_, states_[i], game_seed);
+      steps_[i] = 0;
+      if (seats_.template after_deal<G>(config_, states_[i], steps_[i], max_steps_, i, game_seed)) return;
+      ++game_index_[i];
+    }
   }
 
-  void step_env(size_t i, int action) {
+  // `ticks` < 0: the action's default cost (the same as G::apply).
+  void step_env(size_t i, int action, int64_t ticks) {
     State& s = states_[i];
-    G::apply(config_, s, action);
+    if constexpr (TimedGame<G>) {
+      G::apply_timed(config_, s, action, ticks);
+    } else {
+      G::apply(config_, s, action);
+    }
     ++steps_[i];
+    seats_.template after_action<G>(config_, s, steps_[i], max_steps_, i);
     const bool terminated = G::current_player(s) < 0;
     const bool truncated = !terminated && steps_[i] >= max_steps_;
     out_.terminated[i] = terminated;
@@ -311,6 +379,7 @@ class BatchEnv final : public BatchEnvBase {
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
   BatchOutputs out_;
+  Seats seats_;
   ThreadPool pool_;
 };
 
