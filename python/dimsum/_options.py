@@ -1,0 +1,26 @@
+"""``dimsum.options(name)``: the rule options a game takes, as the game declares them.
+
+Each game's package declares its options once (``dimsum.games.<name>.OPTIONS``) and the options
+every game has are declared once in ``dimsum._common.COMMON_OPTIONS``; this module only lists
+them, so what ``make`` validates and what ``options`` describes cannot differ.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Tuple
+
+from ._common import COMMON_OPTIONS, Option, check_game_name
+
+OptionSpec = Option
+"""One rule option (a frozen dataclass): ``name``, ``default``, ``doc``, ``choices`` (the values
+it takes, or None), ``kind`` (the type of its value when it is not a choice: int, bool, dict),
+``minimum``/``maximum`` (an int option's range), ``allow_none`` (None is accepted too) and
+``ruling`` (the rulebook ruling it settles, e.g. "YC-9", or "")."""
+
+
+def option_specs(name: str, known: Tuple[str, ...]) -> Tuple[OptionSpec, ...]:
+    """The options of game ``name`` (one of ``known``): the game's own in declaration order, then
+    the ones every game has. An unknown name is a ValueError naming the closest game."""
+    module = importlib.import_module(f"dimsum.games.{check_game_name(name, known)}")
+    return tuple(module.OPTIONS.values()) + tuple(COMMON_OPTIONS.values())
