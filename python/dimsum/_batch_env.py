@@ -10,10 +10,16 @@ again; an illegal action comes back as ``_batch.IllegalAction(env, action)`` and
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Tuple
 
 from . import _batch
 from ._common import IllegalActionError, check_int, check_sampled, check_seed, describe_actions
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._batch import ResetResult, StepResult
+    from ._core import Game, State
 
 _MAX_ENVS = 1 << 24
 _step = _batch._BatchEnv.step  # the C++ step, called with no super() lookup on the hot path
@@ -32,7 +38,7 @@ class BatchEnv(_batch._BatchEnv):
 
     def __init__(
         self,
-        game: Any,
+        game: Game,
         num_envs: int,
         seed: int = 0,
         threads: Optional[int] = None,
@@ -59,12 +65,12 @@ class BatchEnv(_batch._BatchEnv):
         opening = game.new_state(0).to_bytes()
         self._header = opening[: len(opening) - game.state_size]
 
-    def reset(self, seed: Optional[int] = None):  # type: ignore[override]
+    def reset(self, seed: Optional[int] = None) -> ResetResult:
         """Deals game 0 of every env again (from ``seed`` if given, which then becomes the env's
         seed); returns ``(obs, info)``."""
         return super().reset(None if seed is None else check_seed(seed))
 
-    def step(self, actions, copy: bool = False):
+    def step(self, actions: ArrayLike, copy: bool = False) -> StepResult:
         """One action per env (an integer array-like of shape ``(num_envs,)``); returns ``(obs,
         rewards, terminated, truncated, info)``. All or nothing: if any action is out of range or
         illegal, raises IllegalActionError naming the first such env, and no env moves."""
@@ -74,15 +80,15 @@ class BatchEnv(_batch._BatchEnv):
             raise IllegalActionError(self._illegal_message(*e.args)) from None
 
     @property
-    def observation_shape(self):
+    def observation_shape(self) -> Tuple[int]:
         return (self.observation_size,)
 
-    def clone_state(self, i: int):
+    def clone_state(self, i: int) -> State:
         """Env ``i``'s current game as a per-move API State (an independent copy)."""
         i = check_int(i, "env", 0, self.num_envs - 1)
         return self.game.state_from_bytes(self._header + self._state_bytes(i))
 
-    def set_state(self, i: int, state: Any) -> None:
+    def set_state(self, i: int, state: State) -> None:
         """Puts a copy of ``state`` (a State of this same game, not terminal) into env ``i``.
 
         Env i's obs, mask and current player are rewritten at once; its game counter k is
