@@ -31,7 +31,7 @@ Conventions (docs/ADAPTERS.md):
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 import gymnasium
 import numpy as np
@@ -40,7 +40,12 @@ from gymnasium import spaces
 from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, make_sampled_game, \
     observation_space_of
 
+if TYPE_CHECKING:
+    from ._core import State
+
 Policy = Callable[[Any], int]
+Observation = Dict[str, np.ndarray]  # {"observation": float32 (size,), "action_mask": int8 (num_actions,)}
+StepResult = Tuple[Observation, float, bool, bool, Dict[str, Any]]
 # "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
 # ends at once with the learner's reward game.min_return, the rules' state untouched; for generic
 # code that plays unmasked actions, gymnasium's check_env among it (it steps an action sampled
@@ -62,7 +67,7 @@ class DimsumEnv(gymnasium.Env):
     def __init__(self, game_name: str, learner_seat: int = 0,
                  opponents: Union[None, Policy, Mapping[int, Policy]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
-                 illegal_action: str = "raise", **options: Any):
+                 illegal_action: str = "raise", **options: Any) -> None:
         self.game = make_sampled_game(game_name, options)
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_POLICIES}, got {illegal_action!r}")
@@ -76,7 +81,7 @@ class DimsumEnv(gymnasium.Env):
         self.max_steps = check_max_steps(max_steps, self.game)
         self.observation_space = observation_space_of(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state = None
+        self.state: Optional[State] = None
         self.steps = 0
         self.forfeited = False
 
@@ -97,7 +102,8 @@ class DimsumEnv(gymnasium.Env):
         legal = state.legal_actions()
         return legal[int(self.np_random.integers(len(legal)))]
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Observation, Dict[str, Any]]:
         super().reset(seed=seed)
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
@@ -112,7 +118,7 @@ class DimsumEnv(gymnasium.Env):
             self.render()
         return self._observation(), {}
 
-    def step(self, action: int):
+    def step(self, action: int) -> StepResult:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self._episode_over():
@@ -130,7 +136,7 @@ class DimsumEnv(gymnasium.Env):
             self.render()
         return self._observation(), reward, terminated, truncated, info
 
-    def _forfeit(self, action: int):
+    def _forfeit(self, action: int) -> StepResult:
         """illegal_action="terminate": the episode ends on the illegal action, the worst reward."""
         self.forfeited = True
         info = {"illegal_action": action}
