@@ -35,6 +35,8 @@ def mistakes() -> None:
     timed.advance(3)  # fine: a Dim Sum Jam state is a TimedState
     timed.apply(0, ticks="3")  # planted: ticks are an int
     jam.replay(1, [("flip", 3)])  # planted: a timeline is (action, ticks) ints
+    timed.clock.top = 0  # planted: the clock is read-only (a view of the state)
+    ticks_left: str = timed.clock.top  # planted: the clock counts ticks (an int)
 
     for option in dimsum.options("nice_buns"):
         option.default = 3  # planted: an OptionSpec is frozen
