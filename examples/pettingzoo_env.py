@@ -21,6 +21,7 @@ def main() -> None:
         total[agent] += float(reward)
         action: Optional[int] = None  # PettingZoo's protocol: a finished agent steps None
         if not (termination or truncation):
+            assert observation is not None  # the agent to act is observed
             action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         e.step(action)
     print(f"rewards by agent: {total}")

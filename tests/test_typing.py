@@ -1,14 +1,15 @@
 """The public API describes itself and is typed: dimsum.options and game.option_specs list what
 each game declares; the stubs (_core.pyi, _batch.pyi) name only what exists at runtime, and the
 runtime classes nothing the stubs omit; make's overloads give each game its class; examples/
-runs and passes ``mypy --strict``, and every mistake planted in tests/typing/planted_mistakes.py
-is rejected by it."""
+runs and passes ``mypy --strict`` and pyright, and every mistake planted in
+tests/typing/planted_mistakes.py is rejected by both."""
 
 from __future__ import annotations
 
 import ast
 import dataclasses
 import importlib
+import json
 import os
 import re
 import subprocess
@@ -201,30 +202,60 @@ def test_example_runs(example, tmp_path):
 @pytest.fixture(scope="module")
 def mypy_errors(tmp_path_factory):
     """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds):
-    {file name: sorted line numbers with an error}."""
+    {"by_file": {file name: sorted lines with an error}, "output": mypy's report}."""
     need_module("mypy")
     cache = tmp_path_factory.mktemp("mypy_cache")
     run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
                           "--config-file", str(ROOT / "pyproject.toml"), *map(str, EXAMPLES), str(PLANTED)],
                          cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
     assert run.returncode in (0, 1), f"mypy did not run:\n{run.stdout}\n{run.stderr}"
-    errors: Dict[str, List[int]] = {}
+    errors: Dict[str, Set[int]] = {}
     for m in re.finditer(r"^(?P<file>[^:\n]+\.py):(?P<line>\d+): error:", run.stdout, re.M):
-        errors.setdefault(Path(m["file"]).name, []).append(int(m["line"]))
-    return {"by_file": {f: sorted(set(lines)) for f, lines in errors.items()}, "output": run.stdout}
+        errors.setdefault(Path(m["file"]).name, set()).add(int(m["line"]))
+    return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": run.stdout}
 
 
-def test_examples_pass_mypy_strict(mypy_errors):
-    in_examples = {f: lines for f, lines in mypy_errors["by_file"].items() if f != PLANTED.name}
-    assert not in_examples, mypy_errors["output"]
+@pytest.fixture(scope="module")
+def pyright_errors(tmp_path_factory):
+    """pyright (basedpyright, its "standard" mode: strict mode also flags the untyped frameworks
+    the adapter examples call) over the same files, in the same form as mypy_errors."""
+    need_module("basedpyright")
+    project = tmp_path_factory.mktemp("pyright")
+    (project / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "standard", "pythonVersion": "3.10"}))
+    run = subprocess.run([sys.executable, "-m", "basedpyright", "--project", str(project / "pyrightconfig.json"),
+                          "--pythonpath", sys.executable, "--outputjson", *map(str, EXAMPLES), str(PLANTED)],
+                         cwd=project, env=_env(), capture_output=True, text=True, timeout=300)
+    assert run.returncode in (0, 1) and run.stdout.lstrip().startswith("{"), \
+        f"pyright did not run:\n{run.stdout}\n{run.stderr}"
+    report = json.loads(run.stdout)
+    assert report["summary"]["filesAnalyzed"] == len(EXAMPLES) + 1, report["summary"]
+    errors: Dict[str, Set[int]] = {}
+    for d in report["generalDiagnostics"]:
+        if d["severity"] == "error":
+            errors.setdefault(Path(d["file"]).name, set()).add(d["range"]["start"]["line"] + 1)
+    output = "\n".join(f"{Path(d['file']).name}:{d['range']['start']['line'] + 1}: {d['message']}"
+                       for d in report["generalDiagnostics"])
+    return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": output}
 
 
-def test_mypy_rejects_every_planted_mistake_and_nothing_else(mypy_errors):
+CHECKERS = ["mypy_errors", "pyright_errors"]
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_examples_pass_the_type_checker(checker, request):
+    errors = request.getfixturevalue(checker)
+    in_examples = {f: lines for f, lines in errors["by_file"].items() if f != PLANTED.name}
+    assert not in_examples, errors["output"]
+
+
+@pytest.mark.parametrize("checker", CHECKERS)
+def test_the_type_checker_rejects_every_planted_mistake_and_nothing_else(checker, request):
+    errors = request.getfixturevalue(checker)
     lines = PLANTED.read_text(encoding="utf-8").split("\n")
     planted = [i + 1 for i, line in enumerate(lines) if "# planted:" in line]
     assert len(planted) >= 10
-    reported = mypy_errors["by_file"].get(PLANTED.name, [])
+    reported = errors["by_file"].get(PLANTED.name, [])
     missed = [f"line {n}: {lines[n - 1].strip()}" for n in planted if n not in reported]
-    assert not missed, "mypy accepted planted mistakes:\n" + "\n".join(missed)
+    assert not missed, f"{checker}: planted mistakes accepted:\n" + "\n".join(missed)
     unplanned = [n for n in reported if n not in planted]
-    assert not unplanned, f"mypy reports errors on lines with no planted mistake: {unplanned}\n{mypy_errors['output']}"
+    assert not unplanned, f"{checker}: errors on lines with no planted mistake: {unplanned}\n{errors['output']}"
