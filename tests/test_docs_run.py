@@ -8,8 +8,9 @@ Conventions for writers of docs (checked here):
   shell line, a schema, output) is fenced as ```text, ```bash, ... instead. Every fence names
   its language, so that no Python hides in an unlabelled block.
 - A block that needs an optional framework declares it in an HTML comment on the line right
-  before its fence: ``<!-- needs: pyspiel -->`` (several: ``<!-- needs: pettingzoo, gymnasium -->``).
-  Without that module the block is skipped (tests/needs.py: a failure under DIMSUM_REQUIRE_ALL=1).
+  before its fence: ``<!-- needs: pyspiel -->`` (several: ``<!-- needs: pettingzoo, gymnasium -->``);
+  ``command:NAME`` names a program that must be on PATH (``<!-- needs: command:tmux -->``).
+  Without it the block is skipped (tests/needs.py: a failure under DIMSUM_REQUIRE_ALL=1).
 - Links are relative paths to files of the repository (or web addresses); the rulebooks and
   the research notes, which the repository does not hold, are cited by name and section
   ("Yum Cha rulebook, 'Scoring'"), never linked.
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import List, Tuple
 
 import pytest
-from needs import need_module
+from needs import need, need_module
 
 import dimsum
 
@@ -36,7 +38,7 @@ DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 DIMSUM_HOME = str(Path(dimsum.__file__).resolve().parent.parent)
 
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<ticks>`{3,}|~{3,})(?P<lang>[^\s`]*)")
-NEEDS = re.compile(r"^\s*<!--\s*needs:\s*(?P<modules>[\w.,\s]+?)\s*-->\s*$")
+NEEDS = re.compile(r"^\s*<!--\s*needs:\s*(?P<modules>[\w.,:\s-]+?)\s*-->\s*$")
 LINK = re.compile(r"(?<!\\)\[[^\]]*\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)|^\s*\[[^\]]+\]:\s*(?P<ref>\S+)", re.M)
 # An address with a scheme (https:, mailto:) leaves the repository by design: it is not a file.
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -95,8 +97,11 @@ def test_every_fence_names_its_language():
 
 @pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=lambda b: b.where)
 def test_python_block_runs_as_a_whole_program(block, tmp_path):
-    for module in block.needs:
-        need_module(module)
+    for what in block.needs:
+        if what.startswith("command:"):
+            need(shutil.which(what[len("command:"):]) is not None, f"the program {what[len('command:'):]!r}")
+        else:
+            need_module(what)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (DIMSUM_HOME, env.get("PYTHONPATH", "")) if p)
     env["PYTHONHASHSEED"] = "0"
@@ -139,3 +144,12 @@ def test_the_link_check_sees_links_outside_the_repository_and_not_in_code(tmp_pa
     page.write_text("See [RESEARCH](../../shared/rules/RESEARCH.md).\n\n```text\n[r](nowhere.md)\n```\n"
                     "[ref]: ../x.md\n", encoding="utf-8")
     assert links(page) == [(1, "../../shared/rules/RESEARCH.md"), (6, "../x.md")]
+
+
+def test_a_block_reads_what_it_needs_from_the_comment_before_its_fence(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("<!-- needs: pyspiel, command:tmux -->\n```python\nprint(1)\n```\n\n```text\nplain\n```\n",
+                    encoding="utf-8")
+    first, second = blocks(page)
+    assert (first.lang, first.line, first.code, first.needs) == ("python", 2, "print(1)\n", ("pyspiel", "command:tmux"))
+    assert (second.lang, second.needs) == ("text", ())
