@@ -10,13 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Tuple
 
-from ._common import COMMON_OPTIONS, Option, check_game_name
-
-OptionSpec = Option
-"""One rule option (a frozen dataclass): ``name``, ``default``, ``doc``, ``choices`` (the values
-it takes, or None), ``kind`` (the type of its value when it is not a choice: int, bool, dict),
-``minimum``/``maximum`` (an int option's range), ``allow_none`` (None is accepted too) and
-``ruling`` (the rulebook ruling it settles, e.g. "YC-9", or "")."""
+from ._common import COMMON_OPTIONS, OptionSpec, check_game_name
 
 
 def option_specs(name: str, known: Tuple[str, ...]) -> Tuple[OptionSpec, ...]:
