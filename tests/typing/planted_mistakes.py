@@ -20,6 +20,7 @@ def mistakes() -> None:
     state.advance(5)  # planted: only a TimedGame's states let time pass (Yum Cha is turn-based)
     mask: NDArray[np.float32] = state.legal_mask()  # planted: the mask is bool, not float32
     label: str = state.current_player  # planted: a player is an int
+    exact: float = state.chance_outcomes(exact=True)[0][1]  # planted: exact probabilities are Fractions
 
     env = dimsum.BatchEnv(game, num_envs=8)
     env.stepp(np.zeros(8, dtype=np.int64))  # planted: a misspelt method
