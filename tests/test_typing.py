@@ -181,7 +181,7 @@ def test_the_package_is_marked_typed_and_exports_its_types():
 
 
 # ---------------------------------------------------------------------------------------------
-# examples/ and mypy
+# examples/, mypy and pyright
 
 def test_there_are_examples():
     assert {p.stem for p in EXAMPLES} >= {"random_agent", "batch_env", "pettingzoo_env", "gymnasium_env",
@@ -199,35 +199,34 @@ def test_example_runs(example, tmp_path):
     assert run.stdout.strip(), f"{example.name} printed nothing"
 
 
-@pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory):
-    """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds):
-    {"by_file": {file name: sorted lines with an error}, "output": mypy's report}."""
-    need_module("mypy")
-    cache = tmp_path_factory.mktemp("mypy_cache")
-    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache),
-                          "--config-file", str(ROOT / "pyproject.toml"), *map(str, EXAMPLES), str(PLANTED)],
-                         cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
-    assert run.returncode in (0, 1), f"mypy did not run:\n{run.stdout}\n{run.stderr}"
+def _mypy(workdir: Path) -> "subprocess.Popen[str]":
+    """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds)."""
+    return subprocess.Popen([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(workdir / "cache"),
+                             "--config-file", str(ROOT / "pyproject.toml"), *map(str, EXAMPLES), str(PLANTED)],
+                            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _mypy_errors(run: "subprocess.Popen[str]", stdout: str, stderr: str) -> Dict[str, object]:
+    assert run.returncode in (0, 1), f"mypy did not run:\n{stdout}\n{stderr}"
     errors: Dict[str, Set[int]] = {}
-    for m in re.finditer(r"^(?P<file>[^:\n]+\.py):(?P<line>\d+): error:", run.stdout, re.M):
+    for m in re.finditer(r"^(?P<file>[^:\n]+\.py):(?P<line>\d+): error:", stdout, re.M):
         errors.setdefault(Path(m["file"]).name, set()).add(int(m["line"]))
-    return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": run.stdout}
+    return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": stdout}
 
 
-@pytest.fixture(scope="module")
-def pyright_errors(tmp_path_factory):
-    """pyright (basedpyright, its "standard" mode: strict mode also flags the untyped frameworks
-    the adapter examples call) over the same files, in the same form as mypy_errors."""
-    need_module("basedpyright")
-    project = tmp_path_factory.mktemp("pyright")
-    (project / "pyrightconfig.json").write_text(json.dumps({"typeCheckingMode": "standard", "pythonVersion": "3.10"}))
-    run = subprocess.run([sys.executable, "-m", "basedpyright", "--project", str(project / "pyrightconfig.json"),
-                          "--pythonpath", sys.executable, "--outputjson", *map(str, EXAMPLES), str(PLANTED)],
-                         cwd=project, env=_env(), capture_output=True, text=True, timeout=300)
-    assert run.returncode in (0, 1) and run.stdout.lstrip().startswith("{"), \
-        f"pyright did not run:\n{run.stdout}\n{run.stderr}"
-    report = json.loads(run.stdout)
+def _pyright(workdir: Path) -> "subprocess.Popen[str]":
+    """pyright (basedpyright) in its "standard" mode over the same files: its strict mode also
+    flags every call into the untyped frameworks the adapter examples use."""
+    config = workdir / "pyrightconfig.json"
+    config.write_text(json.dumps({"typeCheckingMode": "standard", "pythonVersion": "3.10"}), encoding="utf-8")
+    return subprocess.Popen([sys.executable, "-m", "basedpyright", "--project", str(config), "--pythonpath",
+                             sys.executable, "--outputjson", *map(str, EXAMPLES), str(PLANTED)],
+                            cwd=workdir, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _pyright_errors(run: "subprocess.Popen[str]", stdout: str, stderr: str) -> Dict[str, object]:
+    assert run.returncode in (0, 1) and stdout.lstrip().startswith("{"), f"pyright did not run:\n{stdout}\n{stderr}"
+    report = json.loads(stdout)
     assert report["summary"]["filesAnalyzed"] == len(EXAMPLES) + 1, report["summary"]
     errors: Dict[str, Set[int]] = {}
     for d in report["generalDiagnostics"]:
@@ -238,19 +237,59 @@ def pyright_errors(tmp_path_factory):
     return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": output}
 
 
-CHECKERS = ["mypy_errors", "pyright_errors"]
+CHECKS = {"mypy": ("mypy", _mypy, _mypy_errors), "pyright": ("basedpyright", _pyright, _pyright_errors)}
+
+
+class CheckRuns:
+    """The checkers started side by side (on 2 cores); ``errors(name)`` waits for one's result:
+    {"by_file": {file name: sorted lines with an error}, "output": the checker's report}."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.runs: Dict[str, "subprocess.Popen[str]"] = {}
+        self.results: Dict[str, Dict[str, object]] = {}
+        for name, (module, start, _) in CHECKS.items():
+            try:
+                importlib.import_module(module)
+            except ImportError:
+                continue  # its tests skip (or fail under DIMSUM_REQUIRE_ALL=1) through need_module
+            (workdir / name).mkdir()
+            self.runs[name] = start(workdir / name)
+
+    def errors(self, name: str) -> Dict[str, object]:
+        need_module(CHECKS[name][0])
+        if name not in self.results:
+            run = self.runs[name]
+            stdout, stderr = run.communicate(timeout=300)
+            self.results[name] = CHECKS[name][2](run, stdout, stderr)
+        return self.results[name]
+
+    def stop(self) -> None:
+        for run in self.runs.values():
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+
+
+@pytest.fixture(scope="module")
+def type_check_runs(tmp_path_factory):
+    runs = CheckRuns(tmp_path_factory.mktemp("type_checks"))
+    yield runs
+    runs.stop()
+
+
+CHECKERS = list(CHECKS)
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
-def test_examples_pass_the_type_checker(checker, request):
-    errors = request.getfixturevalue(checker)
+def test_examples_pass_the_type_checker(checker, type_check_runs):
+    errors = type_check_runs.errors(checker)
     in_examples = {f: lines for f, lines in errors["by_file"].items() if f != PLANTED.name}
     assert not in_examples, errors["output"]
 
 
 @pytest.mark.parametrize("checker", CHECKERS)
-def test_the_type_checker_rejects_every_planted_mistake_and_nothing_else(checker, request):
-    errors = request.getfixturevalue(checker)
+def test_the_type_checker_rejects_every_planted_mistake_and_nothing_else(checker, type_check_runs):
+    errors = type_check_runs.errors(checker)
     lines = PLANTED.read_text(encoding="utf-8").split("\n")
     planted = [i + 1 for i, line in enumerate(lines) if "# planted:" in line]
     assert len(planted) >= 10
