@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Tuple, overload
 
-from ._common import CHANCE, TERMINAL, IllegalActionError, Outcome, Slice
-from ._options import OptionSpec, option_specs
+from ._common import CHANCE, TERMINAL, IllegalActionError, OptionSpec, Outcome, Slice
+from ._options import option_specs as _option_specs
 from ._version import __version__
 
 if TYPE_CHECKING:  # the runtime imports these on first use (__getattr__ below), to keep `import dimsum` cheap
@@ -48,7 +48,7 @@ def options(name: str) -> Tuple[OptionSpec, ...]:
     name, default, doc, the values it takes (``choices``, or ``kind`` with ``minimum``/``maximum``)
     and the ruling it settles. The game's own options come first, then ``chance``, which every
     game has. An unknown name is a ValueError naming the closest game."""
-    return option_specs(name, games())
+    return _option_specs(name, games())
 
 
 # make's overloads tell a type checker which class each game name gives: a game with a clock
