@@ -200,16 +200,19 @@ def test_example_runs(example, tmp_path):
 
 
 def _mypy(workdir: Path) -> "subprocess.Popen[str]":
-    """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds)."""
+    """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds); the
+    paths are relative, so that the ``path:line: error:`` lines have no drive letter's colon."""
     return subprocess.Popen([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(workdir / "cache"),
-                             "--config-file", str(ROOT / "pyproject.toml"), *map(str, EXAMPLES), str(PLANTED)],
+                             "--config-file", "pyproject.toml", *(str(p.relative_to(ROOT)) for p in (*EXAMPLES, PLANTED))],
                             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _mypy_errors(run: "subprocess.Popen[str]", stdout: str, stderr: str) -> Dict[str, object]:
     assert run.returncode in (0, 1), f"mypy did not run:\n{stdout}\n{stderr}"
     errors: Dict[str, Set[int]] = {}
-    for m in re.finditer(r"^(?P<file>[^:\n]+\.py):(?P<line>\d+): error:", stdout, re.M):
+    found = list(re.finditer(r"^(?P<file>[^:\n]+\.py):(?P<line>\d+): error:", stdout, re.M))
+    assert len(found) == stdout.count(": error:"), f"mypy error lines this test cannot read:\n{stdout}"
+    for m in found:
         errors.setdefault(Path(m["file"]).name, set()).add(int(m["line"]))
     return {"by_file": {f: sorted(lines) for f, lines in errors.items()}, "output": stdout}
 
