@@ -6,15 +6,27 @@
     while not state.is_terminal:
         state.apply(state.legal_actions()[0])
 
+``dimsum.games()`` lists the games, ``dimsum.options(name)`` the rule options each one takes.
 See docs/ARCHITECTURE.md for the contract and docs/RULES.md for every rule and ruling.
 """
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+from typing import TYPE_CHECKING, Any, Literal, Tuple, overload
 
-from ._common import CHANCE, TERMINAL, IllegalActionError, Outcome
+from ._common import CHANCE, TERMINAL, IllegalActionError, OptionSpec, Outcome, Slice
+from ._options import option_specs as _option_specs
 from ._version import __version__
+
+if TYPE_CHECKING:  # the runtime imports these on first use (__getattr__ below), to keep `import dimsum` cheap
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from ._batch_env import BatchEnv as BatchEnv
+    from ._core import Game as Game
+    from ._core import State as State
+    from ._core import TimedGame as TimedGame
+    from ._core import TimedState as TimedState
 
 # `dimsum.games` names the function games() below, not the subpackage of the same name: a
 # subpackage first loaded later (by the first make) would be set as that attribute, so the
@@ -31,18 +43,43 @@ def games() -> Tuple[str, ...]:
     return tuple(sorted(_core.registered_games()))
 
 
-def make(name: str, **options: Any):
+def options(name: str) -> Tuple[OptionSpec, ...]:
+    """The rule options game ``name`` takes (``make(name, **options)``), each an ``OptionSpec``:
+    name, default, doc, the values it takes (``choices``, or ``kind`` with ``minimum``/``maximum``)
+    and the ruling it settles. The game's own options come first, then ``chance``, which every
+    game has. An unknown name is a ValueError naming the closest game."""
+    return _option_specs(name, games())
+
+
+# make's overloads tell a type checker which class each game name gives: a game with a clock
+# (Dim Sum Jam) is a TimedGame, whose states have advance, timeline and clock.
+@overload
+def make(name: Literal["dim_sum_jam"], **options: Any) -> TimedGame: ...
+@overload
+def make(name: Literal["yum_cha", "nice_buns"], **options: Any) -> Game: ...
+@overload
+def make(name: str, **options: Any) -> Game: ...
+
+
+def make(name: str, **options: Any) -> Game:
     """The C++ engine of game ``name`` with validated rule options (unknown ones are refused).
 
+    The games: ``"yum_cha"`` (Yum Cha), ``"nice_buns"`` (Nice Buns) and ``"dim_sum_jam"`` (Dim Sum
+    Jam, real time: a ``TimedGame`` whose states have ``advance``, ``timeline`` and ``clock``);
+    ``dimsum.games()`` lists them as built. ``dimsum.options(name)`` lists each game's options
+    with their defaults, allowed values and rulings; ``game.options`` gives a made game's values.
+
     An unknown name is a ValueError naming the closest game; it is checked against the
-    registry before any game module is imported."""
+    registry before any game module is imported. A bad option is a ValueError or TypeError
+    saying what is allowed."""
     from . import _core  # imported here so that `import dimsum` stays cheap
     from ._common import check_game_name
 
     return _core.make(check_game_name(name, games()), **options)
 
 
-def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
+def random_playouts(game: Game, n_games: int, seed: int = 0,
+                    threads: int = 1) -> Tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Plays ``n_games`` uniformly random games of ``game`` (a Game from ``make``) in C++.
 
     Game i is dealt from ``derive_seed(seed, i)``: the results do not depend on ``threads``.
@@ -60,17 +97,27 @@ def random_playouts(game, n_games: int, seed: int = 0, threads: int = 1):
                                   check_seed(seed), threads)
 
 
-def __dir__():
-    return sorted(set(globals()) | {"BatchEnv"})  # BatchEnv is imported on first use (__getattr__)
+_LAZY = ("BatchEnv", "Game", "State", "TimedGame", "TimedState")
 
 
-def __getattr__(name: str):
-    # BatchEnv is imported on first use, so that `import dimsum` does not load numpy or _batch.
-    if name == "BatchEnv":
-        from ._batch_env import BatchEnv
-
-        return BatchEnv
-    raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))  # the classes imported on first use (__getattr__)
 
 
-__all__ = ["BatchEnv", "CHANCE", "IllegalActionError", "Outcome", "TERMINAL", "__version__", "games", "make", "random_playouts"]
+if not TYPE_CHECKING:  # a type checker sees the imports above; a module __getattr__ would hide typos from it
+
+    def __getattr__(name: str):
+        # imported on first use, so that `import dimsum` loads neither numpy nor the extensions
+        if name == "BatchEnv":
+            from ._batch_env import BatchEnv
+
+            return BatchEnv
+        if name in _LAZY:
+            from . import _core
+
+            return getattr(_core, name)
+        raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
+
+
+__all__ = ["BatchEnv", "CHANCE", "Game", "IllegalActionError", "OptionSpec", "Outcome", "Slice", "State", "TERMINAL",
+           "TimedGame", "TimedState", "__version__", "games", "make", "options", "random_playouts"]

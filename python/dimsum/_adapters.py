@@ -6,7 +6,7 @@ with the ``gymnasium`` extra alone.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
@@ -14,6 +14,9 @@ from gymnasium import spaces
 import dimsum
 from dimsum._common import check_int
 from dimsum._core import TimedGame
+
+if TYPE_CHECKING:
+    from ._core import Game
 
 RENDER_MODES = ("ansi", "human")
 # Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
@@ -26,7 +29,7 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-def make_sampled_game(game_name: str, options: Dict[str, Any]):
+def make_sampled_game(game_name: str, options: Dict[str, Any]) -> Game:
     """The game, refusing explicit chance: an AEC env has no chance agent to play its nodes."""
     if options.get("chance", "sampled") == "explicit":
         raise ValueError(
@@ -41,7 +44,7 @@ def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
     return render_mode
 
 
-def check_max_steps(max_steps: Optional[int], game) -> int:
+def check_max_steps(max_steps: Optional[int], game: Game) -> int:
     if max_steps is None:
         return game.max_game_length
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
@@ -49,7 +52,7 @@ def check_max_steps(max_steps: Optional[int], game) -> int:
     return max_steps
 
 
-def check_step_ticks(game, ticks: Any) -> Optional[int]:
+def check_step_ticks(game: Game, ticks: Any) -> Optional[int]:
     """The ticks an adapter charges for each learner action: None (each action's default cost) or
     an int in [0, 1,000,000] (the game refuses a positive one when its time is off, at the step,
     with the state unchanged). Timed games only (Dim Sum Jam): ValueError for another game."""
@@ -60,7 +63,7 @@ def check_step_ticks(game, ticks: Any) -> Optional[int]:
     return check_int(ticks, "ticks", 0, MAX_TICKS)
 
 
-def observation_space_of(game) -> spaces.Dict:
+def observation_space_of(game: Game) -> spaces.Dict:
     """Dict(observation=Box from the game's declared bounds, action_mask=Box(0, 1) of int8)."""
     low, high = game.observation_bounds
     return spaces.Dict({

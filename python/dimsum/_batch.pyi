@@ -1,12 +1,20 @@
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
+from numpy.typing import NDArray
+
+# What reset and step return (dimsum.BatchEnv documents them): observations (num_envs, size)
+# float32; rewards (num_envs, players) float64; terminated, truncated (num_envs,) bool; info:
+# current_player int32, legal_mask bool, and after a step final_observation, final_returns.
+Info = Dict[str, NDArray[Any]]
+ResetResult = Tuple[NDArray[np.float32], Info]
+StepResult = Tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], Info]
 
 # A Game crosses from dimsum._core as (game.name, game.config_bytes(), game.state_size,
 # game.version[0]): its built C++ Config, copied, never parsed again.
 
 def random_playouts(game: str, config: bytes, state_size: int, state_version: int, n_games: int, seed: int,
-                    threads: int = 1) -> Tuple[np.ndarray, np.ndarray]: ...
+                    threads: int = 1) -> Tuple[NDArray[np.float64], NDArray[np.int64]]: ...
 
 class IllegalAction(ValueError):
     """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
@@ -16,13 +24,12 @@ class _BatchEnv:
 
     def __init__(self, game: str, config: bytes, state_size: int, state_version: int, num_envs: int, seed: int,
                  threads: int, max_steps: int) -> None: ...
-    def reset(self, seed: Optional[int] = None) -> Tuple[np.ndarray, Dict[str, np.ndarray]]: ...
-    def step(self, actions: Any, copy: bool = False
-             ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, np.ndarray]]: ...
-    def sample_actions(self, seed: int) -> np.ndarray: ...
+    def reset(self, seed: Optional[int] = None) -> ResetResult: ...
+    def step(self, actions: Any, copy: bool = False) -> StepResult: ...
+    def sample_actions(self, seed: int) -> NDArray[np.int64]: ...
     def _state_bytes(self, i: int) -> bytes: ...
     def _set_state_bytes(self, i: int, data: bytes, steps: int) -> None: ...
-    def _call_locked(self, f: Any) -> Any: ...  # tests only: f() with the env's lock held
+    def _call_locked(self, f: Callable[[], Any]) -> Any: ...  # tests only: f() with the env's lock held
     @property
     def num_envs(self) -> int: ...
     @property

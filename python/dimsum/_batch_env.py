@@ -10,12 +10,18 @@ again; an illegal action comes back as ``_batch.IllegalAction(env, action)`` and
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 import numpy as np
 
 from . import _batch
 from ._common import IllegalActionError, check_int, check_sampled, check_seed, describe_actions
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from ._batch import ResetResult, StepResult
+    from ._core import Game, State
 
 _MAX_ENVS = 1 << 24
 _MAX_TICKS = 1 << 62  # beyond this no game's check_ticks is asked (they refuse far less already)
@@ -39,7 +45,7 @@ class BatchEnv(_batch._BatchEnv):
 
     def __init__(
         self,
-        game: Any,
+        game: Game,
         num_envs: int,
         seed: int = 0,
         threads: Optional[int] = None,
@@ -75,12 +81,12 @@ class BatchEnv(_batch._BatchEnv):
         opening = game.new_state(0).to_bytes()
         self._header = opening[: len(opening) - game.state_size]
 
-    def reset(self, seed: Optional[int] = None):  # type: ignore[override]
+    def reset(self, seed: Optional[int] = None) -> ResetResult:
         """Deals game 0 of every env again (from ``seed`` if given, which then becomes the env's
         seed); returns ``(obs, info)``."""
         return super().reset(None if seed is None else check_seed(seed))
 
-    def step(self, actions, copy: bool = False, ticks=None):
+    def step(self, actions: ArrayLike, copy: bool = False, ticks: Optional[ArrayLike] = None) -> StepResult:
         """One action per env (an integer array-like of shape ``(num_envs,)``); returns ``(obs,
         rewards, terminated, truncated, info)``. All or nothing: if any action is out of range or
         illegal, raises IllegalActionError naming the first such env, and no env moves.
@@ -95,7 +101,7 @@ class BatchEnv(_batch._BatchEnv):
         except _batch.IllegalAction as e:
             raise IllegalActionError(self._illegal_message(*e.args)) from None
 
-    def _ticks_array(self, ticks) -> np.ndarray:
+    def _ticks_array(self, ticks: ArrayLike) -> np.ndarray:
         """``ticks`` as int64 of shape (num_envs,): TypeError for what is not integers, ValueError
         for another shape or an untimed game; the values are checked by the game in C++."""
         if not self.timed:
@@ -113,21 +119,21 @@ class BatchEnv(_batch._BatchEnv):
         return np.minimum(array, _MAX_TICKS).astype(np.int64) if array.dtype.kind == "u" else array
 
     @staticmethod
-    def opponent_policies(game: Any) -> list:
+    def opponent_policies(game: Any) -> List[str]:
         """The names ``opponent`` takes for ``game`` (a Game): the C++ policies that can play the
         seats other than the learner's (src/dimsum_core/batch/opponent_policy.hpp)."""
         return _batch.opponent_policies(getattr(game, "name", game))
 
     @property
-    def observation_shape(self):
+    def observation_shape(self) -> Tuple[int]:
         return (self.observation_size,)
 
-    def clone_state(self, i: int):
+    def clone_state(self, i: int) -> State:
         """Env ``i``'s current game as a per-move API State (an independent copy)."""
         i = check_int(i, "env", 0, self.num_envs - 1)
         return self.game.state_from_bytes(self._header + self._state_bytes(i))
 
-    def set_state(self, i: int, state: Any) -> None:
+    def set_state(self, i: int, state: State) -> None:
         """Puts a copy of ``state`` (a State of this same game, not terminal) into env ``i``.
 
         Env i's obs, mask and current player are rewritten at once; its game counter k is

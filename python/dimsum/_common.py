@@ -108,9 +108,12 @@ def check_seed(seed: Any) -> int:
 
 
 @dataclass(frozen=True)
-class Option:
-    """One named rule option of a game: its default, what values it takes, and why it exists.
+class OptionSpec:
+    """One named rule option of a game: its default, what values it takes, and why it exists
+    (public as ``dimsum.OptionSpec``; ``dimsum.options(name)`` lists a game's).
 
+    ``choices``: the values it takes, or None; else ``kind``, the type of its value (int, bool,
+    dict), with ``minimum``/``maximum`` for an int; ``allow_none``: None is accepted too.
     ``ruling`` names the RESEARCH.md gap it settles (``"YC-9"``) or the rulebook rule it varies.
     """
 
@@ -143,6 +146,9 @@ class Option:
         if self.kind is not None and not isinstance(value, self.kind):
             raise TypeError(f"{where} must be a {self.kind.__name__}, got {type(value).__name__}")
         return value
+
+
+Option = OptionSpec  # the name the games' packages declare their options with
 
 
 # The options every game has, declared once here and added to each game's own.

@@ -325,6 +325,12 @@ cdef class Game:
         return dict(self.spec.options)
 
     @property
+    def option_specs(self):
+        """The options this game's name takes, as OptionSpecs (the same as ``dimsum.options(name)``)."""
+        from dimsum._options import option_specs
+        return option_specs(self.name, (self.name,))
+
+    @property
     def observation_shape(self):
         return (self.observation_size,)
 

@@ -38,7 +38,7 @@ its opponents played in C++ (dimsum/_gymnasium_vector.py).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
 import gymnasium
 import numpy as np
@@ -48,7 +48,12 @@ from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_m
     make_sampled_game, observation_space_of
 from ._gymnasium_vector import DimsumVectorEnv
 
+if TYPE_CHECKING:
+    from ._core import State
+
 Policy = Callable[[Any], int]
+Observation = Dict[str, np.ndarray]  # {"observation": float32 (size,), "action_mask": int8 (num_actions,)}
+StepResult = Tuple[Observation, float, bool, bool, Dict[str, Any]]
 # "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
 # ends at once with the learner's reward game.min_return, the rules' state untouched; for generic
 # code that plays unmasked actions, gymnasium's check_env among it (it steps an action sampled
@@ -73,7 +78,7 @@ class DimsumEnv(gymnasium.Env):
     def __init__(self, game_name: str, learner_seat: int = 0,
                  opponents: Union[None, Policy, Mapping[int, Policy]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
-                 illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any):
+                 illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any) -> None:
         self.game = make_sampled_game(game_name, options)
         self.ticks = check_step_ticks(self.game, ticks)
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
@@ -88,7 +93,7 @@ class DimsumEnv(gymnasium.Env):
         self.max_steps = check_max_steps(max_steps, self.game)
         self.observation_space = observation_space_of(self.game)
         self.action_space = spaces.Discrete(self.game.num_actions)
-        self.state = None
+        self.state: Optional[State] = None
         self.steps = 0
         self.learner_steps = 0
         self.forfeited = False
@@ -110,7 +115,8 @@ class DimsumEnv(gymnasium.Env):
         legal = state.legal_actions()
         return legal[int(self.np_random.integers(len(legal)))]
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[Observation, Dict[str, Any]]:
         super().reset(seed=seed)
         if options:
             unknown = sorted(set(options) - {"ticks"})
@@ -138,7 +144,7 @@ class DimsumEnv(gymnasium.Env):
             self.render()
         return self._observation(), {}
 
-    def step(self, action: int):
+    def step(self, action: int) -> StepResult:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self._episode_over():
@@ -161,7 +167,7 @@ class DimsumEnv(gymnasium.Env):
             self.render()
         return self._observation(), reward, terminated, truncated, info
 
-    def _forfeit(self, action: int):
+    def _forfeit(self, action: int) -> StepResult:
         """illegal_action="terminate": the episode ends on the illegal action, the worst reward."""
         self.forfeited = True
         info = {"illegal_action": action}

@@ -99,7 +99,8 @@ class DimsumGame(pyspiel.Game):
         # In explicit mode every random event is a chance node: the seed is never drawn from.
         return DimsumState(self, self.dimsum_game.new_state(seed=0))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "DimsumObserver":
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Optional[Mapping[str, Any]] = None) -> "DimsumObserver":
         if params:
             raise ValueError(f"{self.DIMSUM_NAME} observers take no parameters, got {params}")
         return DimsumObserver(self.dimsum_game, iig_obs_type)

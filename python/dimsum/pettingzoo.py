@@ -34,7 +34,7 @@ dimsum`` never imports it.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 from gymnasium import spaces
@@ -43,6 +43,9 @@ from pettingzoo import AECEnv
 
 from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
     check_step_ticks, make_sampled_game, observation_space_of
+
+if TYPE_CHECKING:
+    from ._core import State
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
@@ -63,7 +66,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
         self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_actions) for a in self.possible_agents}
         self.np_random, _ = seeding.np_random(None)
-        self.state = None
+        self.state: Optional[State] = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -71,7 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is not None:
             # later unseeded resets continue from this seed, so a seeded run is reproducible
             self.np_random, _ = seeding.np_random(seed)

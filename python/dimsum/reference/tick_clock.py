@@ -128,11 +128,31 @@ class ClockView:
     def __init__(self, clock: TickClock) -> None:
         self._clock = clock
 
-    top = property(lambda self: self._clock.top, doc="ticks still to run in the top bulb")
-    capacity = property(lambda self: self._clock.capacity, doc="ticks in a full glass")
-    bottom = property(lambda self: self._clock.bottom, doc="ticks already run (the other bulb)")
-    lying_down = property(lambda self: self._clock.lying, doc="the glass is on its side (frozen)")
-    ran_out = property(lambda self: self._clock.ran_out)
+    # typed properties, not property(lambda ...): a type checker then knows state.clock.top is an int
+    @property
+    def top(self) -> int:
+        """ticks still to run in the top bulb"""
+        return self._clock.top
+
+    @property
+    def capacity(self) -> int:
+        """ticks in a full glass"""
+        return self._clock.capacity
+
+    @property
+    def bottom(self) -> int:
+        """ticks already run (the other bulb)"""
+        return self._clock.bottom
+
+    @property
+    def lying_down(self) -> bool:
+        """the glass is on its side (frozen)"""
+        return self._clock.lying
+
+    @property
+    def ran_out(self) -> bool:
+        """the top bulb is empty"""
+        return self._clock.ran_out
 
     def to_dict(self) -> Dict[str, Any]:
         return self._clock.to_dict()
