@@ -22,6 +22,18 @@ def game(request):
     return dimsum.make(request.param, **SHORT.get(request.param, {}))
 
 
+def dense_final_observation(env, terminated, truncated, info):
+    """info["final_observation"]'s compact rows put back at their envs' rows (zero elsewhere),
+    after checking that info["final_envs"] names exactly the envs that ended, ascending."""
+    ended = np.flatnonzero(terminated | truncated)
+    np.testing.assert_array_equal(info["final_envs"], ended)
+    assert info["final_envs"].dtype == np.int32
+    assert info["final_observation"].shape == (len(ended), env.players, env.observation_size)
+    dense = np.zeros((env.num_envs, env.players, env.observation_size), dtype=np.float32)
+    dense[ended] = info["final_observation"]
+    return dense
+
+
 def run(env, steps, policy_seed=0):
     """Steps env with sample_actions; returns a copy of everything each step returned."""
     trace = []
@@ -37,9 +49,7 @@ def run(env, steps, policy_seed=0):
                 truncated=truncated.copy(),
                 current_player=info["current_player"].copy(),
                 legal_mask=info["legal_mask"].copy(),
-                final_observation=np.where(
-                    (terminated | truncated)[:, None, None], info["final_observation"], 0
-                ),
+                final_observation=dense_final_observation(env, terminated, truncated, info),
                 final_returns=np.where((terminated | truncated)[:, None], info["final_returns"], 0),
             )
         )
@@ -98,8 +108,10 @@ def test_reset_and_step_shapes_and_dtypes(game):
     assert rewards.shape == (5, game.players) and rewards.dtype == np.float64
     assert terminated.shape == truncated.shape == (5,)
     assert terminated.dtype == truncated.dtype == np.bool_
-    assert info["final_observation"].shape == (5, game.players, game.observation_shape[0])
+    ended = int((terminated | truncated).sum())  # final observations: rows of the ended envs only
+    assert info["final_observation"].shape == (ended, game.players, game.observation_shape[0])
     assert info["final_observation"].dtype == np.float32
+    assert info["final_envs"].shape == (ended,) and info["final_envs"].dtype == np.int32
     assert info["final_returns"].shape == (5, game.players) and info["final_returns"].dtype == np.float64
     assert (env.num_envs, env.players, env.num_actions) == (5, game.players, game.num_actions)
     assert env.observation_shape == game.observation_shape
@@ -119,6 +131,29 @@ def test_games_that_end_reset_in_the_same_step():
         np.testing.assert_array_equal(rewards[terminated], info["final_returns"][terminated])
         ended += int(terminated.sum())
     assert ended > 20
+
+
+def test_final_observations_take_rows_only_for_the_envs_that_ended(game):
+    # every env is truncated in the same step (step 4), the most rows a step can need; a view
+    # of an earlier step's rows stays readable when the buffer grows for more rows
+    env = dimsum.BatchEnv(game, 6, seed=8, threads=2, max_episode_steps=4)
+    env.reset()
+    kept = None
+    for k in range(4):
+        _, _, terminated, truncated, info = env.step(env.sample_actions(k))
+        ended = terminated | truncated
+        if k < 3 and ended.any():  # a game the rules ended early: keep its rows, uncopied
+            kept = (info["final_observation"], info["final_observation"].copy())
+    np.testing.assert_array_equal(truncated | terminated, True)
+    assert info["final_observation"].shape == (6, game.players, env.observation_size)
+    np.testing.assert_array_equal(info["final_envs"], np.arange(6))
+    if kept is not None:
+        np.testing.assert_array_equal(kept[0], kept[1])
+    # the next step ends no game: no rows at all
+    _, _, terminated, truncated, info = env.step(env.sample_actions(4))
+    assert not (terminated | truncated).any()
+    assert info["final_observation"].shape == (0, game.players, env.observation_size)
+    assert info["final_envs"].shape == (0,)
 
 
 def test_truncation_at_max_episode_steps(game):
@@ -189,7 +224,8 @@ def test_matches_the_per_move_api(game):
             if final is not None:
                 ended += 1
                 np.testing.assert_array_equal(info["final_returns"][i], r)
-                np.testing.assert_array_equal(info["final_observation"][i], final)
+                row = list(info["final_envs"]).index(i)
+                np.testing.assert_array_equal(info["final_observation"][row], final)
         for i, m in enumerate(mirrors):
             assert env.clone_state(i) == m.state
     assert ended >= n

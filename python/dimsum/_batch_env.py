@@ -34,8 +34,10 @@ class BatchEnv(_batch._BatchEnv):
     ``reset() -> (obs, info)``; ``step(actions) -> (obs, rewards, terminated, truncated, info)``.
     Env i's k-th game is dealt from ``derive_seed(derive_seed(seed, i), k)``: results never
     depend on ``threads`` or on the batch size. A game that ends is replaced in the same step
-    (Gymnasium's ``AutoresetMode.SAME_STEP``); its last observations and returns stay in
-    ``info["final_observation"]`` and ``info["final_returns"]``. The returned arrays belong to
+    (Gymnasium's ``AutoresetMode.SAME_STEP``); its returns stay in ``info["final_returns"]``
+    (row per env), and every player's last observation in ``info["final_observation"]``, one row
+    per env that ended on this step, those envs listed in ``info["final_envs"]`` (ascending).
+    The returned arrays belong to
     the env and are overwritten by the next call (``step(actions, copy=True)`` returns copies).
 
     ``learner_seat=s`` (with ``opponent``, a C++ policy's name, "random" by default): ``step``

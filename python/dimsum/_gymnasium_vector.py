@@ -106,8 +106,7 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
             raise RuntimeError("call reset() before step()")
         if ticks is None:
             ticks = self.ticks
-        # the env's own arrays; what is returned is copied here (with copy=True), never the whole
-        # final_observation block, which only the ended envs' rows of are read
+        # the env's own arrays; what is returned is copied here (with copy=True)
         obs, rewards, terminated, truncated, info = env.step(actions, ticks=ticks)
         out_info: dict = {}
         ended = terminated | truncated
@@ -127,9 +126,9 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         """Gymnasium's SAME_STEP convention: ``final_obs`` an object array of the learner's last
         observations (a mask of zeros: no action is left), ``final_info`` their returns."""
         final_obs = np.full(self.num_envs, None, dtype=object)
-        final_observation = info["final_observation"]  # every seat's view: row [i, seat]
-        for i in np.flatnonzero(ended):
-            final_obs[i] = {"observation": final_observation[i, self.learner_seats[i]].copy(),
+        # one row per ended env (info["final_envs"], ascending), every seat's view in it
+        for row, i in enumerate(info["final_envs"]):
+            final_obs[i] = {"observation": info["final_observation"][row, self.learner_seats[i]].copy(),
                             "action_mask": np.zeros(self.game.num_actions, np.int8)}
         out_info["final_obs"] = final_obs
         out_info["_final_obs"] = ended.copy()

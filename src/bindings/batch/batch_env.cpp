@@ -189,7 +189,8 @@ class PyBatchEnv {
     truncated_ = zeros<bool>({n});
     current_player_ = zeros<int32_t>({n});
     legal_mask_ = zeros<bool>({n, static_cast<py::ssize_t>(info.num_actions)});
-    final_observation_ = zeros<float>({n, players, obs});
+    no_final_observation_ = zeros<float>({0, players, obs});
+    no_final_envs_ = zeros<int32_t>({0});
     final_returns_ = zeros<double>({n, players});
     sampled_ = zeros<int64_t>({n});
     seat_rewards_ = zeros<double>({n});
@@ -202,7 +203,6 @@ class PyBatchEnv {
     out.truncated = truncated_.mutable_data();
     out.current_player = current_player_.mutable_data();
     out.legal_mask = legal_mask_.mutable_data();
-    out.final_observation = final_observation_.mutable_data();
     out.final_returns = final_returns_.mutable_data();
     env_->set_outputs(out);
     {
@@ -236,21 +236,35 @@ class PyBatchEnv {
     std::optional<py::array_t<int64_t, py::array::c_style | py::array::forcecast>> given_ticks;
     if (!ticks.is_none()) given_ticks = checked_ticks(*e.env_, ticks, n);
     int bad;
+    FinalObservations final;
+    std::vector<int32_t> final_envs;
     {
       Lock lock(e);
       for (int i = 0; i < n; ++i) e.actions_[static_cast<size_t>(i)] = given.get(i);
       if (given_ticks) std::copy_n(given_ticks->data(), n, e.ticks_.data());
-      py::gil_scoped_release release;
-      // checks every action first: all or nothing
-      bad = e.env_->step(e.actions_.data(), given_ticks ? e.ticks_.data() : nullptr);
+      {
+        py::gil_scoped_release release;
+        // checks every action first: all or nothing
+        bad = e.env_->step(e.actions_.data(), given_ticks ? e.ticks_.data() : nullptr);
+      }
       if (bad < 0 && !e.learner_seats_.empty()) e.write_seat_rewards();
+      final = e.env_->final_observations();
+      final_envs.assign(final.envs, final.envs + final.count);  // no Python object under the lock
     }
     e.check_fault();  // before the illegal action: an env at fault refuses every action
     if (bad >= 0) raise_illegal(bad, given.exact(bad));
     py::dict info;
     info["current_player"] = maybe_copy(e.current_player_, copy);
     info["legal_mask"] = maybe_copy(e.legal_mask_, copy);
-    info["final_observation"] = maybe_copy(e.final_observation_, copy);
+    if (final.count == 0) {
+      info["final_observation"] = e.no_final_observation_;  // (0, players, obs): nothing to overwrite
+      info["final_envs"] = e.no_final_envs_;
+    } else {
+      info["final_observation"] = maybe_copy(e.final_view(final), copy);
+      py::array_t<int32_t> envs(static_cast<py::ssize_t>(final.count));
+      std::copy(final_envs.begin(), final_envs.end(), envs.mutable_data());
+      info["final_envs"] = envs;
+    }
     info["final_returns"] = maybe_copy(e.final_returns_, copy);
     const py::array& rewards = e.learner_seats_.empty() ? py::array(e.rewards_) : py::array(e.seat_rewards_);
     return py::make_tuple(maybe_copy(e.obs_, copy), maybe_copy(rewards, copy), maybe_copy(e.terminated_, copy),
@@ -385,8 +399,22 @@ class PyBatchEnv {
     }
   }
 
+  // The first final.count rows of the final observations' buffer as a numpy array, no copy: its
+  // base holds a reference to the buffer, so the array stays valid after the buffer grew (the
+  // env then writes to a new one). Made per call, no state shared between calls: the module
+  // runs without the GIL, and this runs outside the env's lock.
+  py::array final_view(const FinalObservations& final) const {
+    using Buffer = std::shared_ptr<std::vector<float>>;
+    py::capsule base(new Buffer(final.buffer), [](void* p) { delete static_cast<Buffer*>(p); });
+    const auto& info = env_->info();
+    return py::array_t<float>({static_cast<py::ssize_t>(final.count), static_cast<py::ssize_t>(info.players),
+                               static_cast<py::ssize_t>(info.observation_size)},
+                              final.buffer->data(), base);
+  }
+
   std::unique_ptr<BatchEnvBase> env_;
-  py::array_t<float> obs_, final_observation_;
+  py::array_t<float> obs_, no_final_observation_;
+  py::array_t<int32_t> no_final_envs_;  // info's empty arrays when no env ended (most steps)
   py::array_t<double> rewards_, final_returns_;
   py::array_t<bool> terminated_, truncated_, legal_mask_;
   py::array_t<int32_t> current_player_;

@@ -10,9 +10,12 @@
 //   have been written to), so legality costs one bit lookup per env, never a move generation.
 // - Auto-reset in the same step (Gymnasium's AutoresetMode.SAME_STEP): an env whose game ended
 //   (terminated: the rules ended it; truncated: it reached max_steps actions) reports the final
-//   returns as its rewards, keeps the final state's returns and every player's observation of it
-//   in final_returns / final_observation, and is already dealt its next game, whose first
-//   observation, mask and player are what obs / legal_mask / current_player show.
+//   returns as its rewards, keeps the final state's returns in final_returns and every player's
+//   observation of it in the step's FinalObservations (compact: rows of the ended envs only),
+//   and is already dealt its next game, whose first observation, mask and player are what obs /
+//   legal_mask / current_player show.
+// - The states are stepped with apply_unkeyed (engine.hpp, "Key upkeep"): nothing here reads a
+//   key, and get_state keys the copy it hands out.
 // - Seats (a hook, default EverySeat): whose actions step() takes. EverySeat: the action of
 //   whichever seat is to act. opponent_env.hpp's LearnerSeat: one seat's, the others played in
 //   C++ between steps (after each deal and after each action), so that seat is always to act.
@@ -52,8 +55,19 @@ struct BatchOutputs {
   bool* truncated = nullptr;            // [num_envs]
   int32_t* current_player = nullptr;    // [num_envs]
   bool* legal_mask = nullptr;           // [num_envs][num_actions]
-  float* final_observation = nullptr;   // [num_envs][players][observation_size], rows of ended envs
   double* final_returns = nullptr;      // [num_envs][players], rows of ended envs
+};
+
+// Every player's observation of the final state of each env that ended in the last step (none
+// after reset), compact: row j ([players][observation_size] floats) is env envs[j]'s, envs
+// ascending. It takes memory for the most envs that ever ended in one step, not for every env
+// (a row per env was 21.9 KB an env in Dim Sum Jam, written only when a game ends). The buffer
+// is shared, not reused when it grows, so that a numpy view the binding made of the old one
+// stays valid; a step writes into it again (docs/API.md: arrays are overwritten by the next call).
+struct FinalObservations {
+  int count = 0;                                 // envs that ended in the last step
+  const int32_t* envs = nullptr;                 // [count], ascending
+  std::shared_ptr<std::vector<float>> buffer;    // at least [count][players][observation_size]
 };
 
 class BatchEnvBase {
@@ -81,6 +95,8 @@ class BatchEnvBase {
   virtual bool check_ticks(int64_t ticks, char* err, int errlen) const = 0;
   // Why the env cannot go on (the Seats hook found no game to hand to step()), or null.
   virtual const char* fault() const = 0;
+  // The envs that ended in the last step and their final observations (valid until the next call).
+  virtual FinalObservations final_observations() const = 0;
   // One uniformly random legal action per env, env i from derive_seed(seed ^ kSampleSalt, i).
   virtual void sample_actions(uint64_t seed, int64_t* out) = 0;
 
@@ -142,6 +158,7 @@ class BatchEnv final : public BatchEnvBase {
 
   void reset(uint64_t seed) override {
     seed_ = seed;
+    ended_.clear();
     for_each_env([this](size_t i) {
       game_index_[i] = 0;
       deal(i);
@@ -154,12 +171,16 @@ class BatchEnv final : public BatchEnvBase {
 
   int step(const int64_t* actions, const int64_t* ticks = nullptr) override {
     const int bad = first_illegal(actions);
-    if (bad < 0) {
-      for_each_env([this, actions, ticks](size_t i) {
-        step_env(i, static_cast<int>(actions[i]), ticks == nullptr ? int64_t{-1} : ticks[i]);
-      });
-    }
-    return bad;
+    if (bad >= 0) return bad;
+    for_each_env([this, actions, ticks](size_t i) {
+      step_env(i, static_cast<int>(actions[i]), ticks == nullptr ? int64_t{-1} : ticks[i]);
+    });
+    finish_ended_games();
+    return -1;
+  }
+
+  FinalObservations final_observations() const override {
+    return {static_cast<int>(ended_.size()), ended_.data(), final_obs_};
   }
 
   bool timed() const override { return TimedGame<G>; }
@@ -182,7 +203,11 @@ class BatchEnv final : public BatchEnvBase {
     });
   }
 
-  void get_state(int i, void* out) const override { std::memcpy(out, &states_[index(i)], sizeof(State)); }
+  void get_state(int i, void* out) const override {
+    State s = states_[index(i)];
+    rekey<G>(config_, s);  // stepped unkeyed: the copy gets its exact key
+    std::memcpy(out, &s, sizeof(State));
+  }
 
   bool set_state(int i, const void* bytes, int steps, char* err, int errlen) override {
     State s;
@@ -209,11 +234,13 @@ class BatchEnv final : public BatchEnvBase {
   // quiet machine and lost up to half on a busy one (benchmarks/test_bench_batch.py).
   static constexpr int64_t kMinEnvsPerThread = 16;
 
-  // Envs per block handed to a thread: small enough to balance two threads on a noisy machine,
-  // large enough that the shared cursor is touched rarely. The whole batch (inline) if small.
+  // Envs per block handed to a thread: a few microseconds of work, so that a worker preempted
+  // inside its block holds back little (thread_pool.hpp), yet enough that claiming a block (an
+  // atomic add on the thread's own cursor) stays under a few per cent. The whole batch (inline)
+  // if small.
   int64_t grain() const {
     if (num_envs_ < kMinEnvsPerThread * pool_.size()) return num_envs_;
-    return std::clamp<int64_t>(num_envs_ / (8 * pool_.size()), 4, 64);
+    return std::clamp<int64_t>(num_envs_ / (16 * pool_.size()), 2, 8);
   }
 
   template <class F>
@@ -299,13 +326,15 @@ class BatchEnv final : public BatchEnvBase {
     }
   }
 
+  // An ended game stays in place (its final observations are written once the step knows how
+  // many games ended: finish_ended_games), so every other env is finished here.
   // `ticks` < 0: the action's default cost (the same as G::apply).
   void step_env(size_t i, int action, int64_t ticks) {
     State& s = states_[i];
     if constexpr (TimedGame<G>) {
       G::apply_timed(config_, s, action, ticks);
     } else {
-      G::apply(config_, s, action);
+      apply_unkeyed<G>(config_, s, action);
     }
     ++steps_[i];
     seats_.template after_action<G>(config_, s, steps_[i], max_steps_, i);
@@ -317,16 +346,41 @@ class BatchEnv final : public BatchEnvBase {
     if (terminated || truncated) {
       G::returns(config_, s, rewards);
       std::copy_n(rewards, info_.players, out_.final_returns + row(i, info_.players));
-      float* final_obs = out_.final_observation + row(i, info_.players * info_.observation_size);
-      for (int p = 0; p < info_.players; ++p) {
-        G::observe(config_, s, p, final_obs + row(index(p), info_.observation_size));
-      }
-      ++game_index_[i];
-      deal(i);
     } else {
       std::fill_n(rewards, info_.players, 0.0);
+      write_current(i);
     }
-    write_current(i);
+  }
+
+  // The ended envs, ascending, then for each: every player's observation of its final state
+  // into its compact row, its next game, its outputs. A few envs end in a step (one in the
+  // length of a game), so the scan is the step's only cost that grows with num_envs here.
+  void finish_ended_games() {
+    ended_.clear();
+    for (int i = 0; i < num_envs_; ++i)
+      if (out_.terminated[i] | out_.truncated[i]) ended_.push_back(i);
+    if (ended_.empty()) return;
+    const size_t row_size = static_cast<size_t>(info_.players) * static_cast<size_t>(info_.observation_size);
+    const size_t needed = ended_.size() * row_size;
+    if (!final_obs_ || final_obs_->size() < needed) {
+      // a new buffer (views of the old one stay valid), room for twice as many as before
+      const size_t before = final_obs_ ? final_obs_->size() : 0;
+      final_obs_ = std::make_shared<std::vector<float>>(std::max(needed, 2 * before));
+    }
+    float* rows = final_obs_->data();
+    const auto n = static_cast<int64_t>(ended_.size());
+    // an ended env costs several env-steps (an observation per player, a deal): small blocks
+    pool_.run(n, n < 4 * pool_.size() ? n : 2, [this, rows, row_size](int64_t first, int64_t last) {
+      for (int64_t j = first; j < last; ++j) {
+        const auto i = static_cast<size_t>(ended_[static_cast<size_t>(j)]);
+        float* final_obs = rows + static_cast<size_t>(j) * row_size;
+        for (int p = 0; p < info_.players; ++p)
+          G::observe(config_, states_[i], p, final_obs + row(index(p), info_.observation_size));
+        ++game_index_[i];
+        deal(i);
+        write_current(i);
+      }
+    });
   }
 
   // obs, mask and player to act of env i's current (never terminal) state; the mask twice: the
@@ -378,6 +432,8 @@ class BatchEnv final : public BatchEnvBase {
   const int mask_words_;              // 64-bit words per env in legal_
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
+  std::vector<int32_t> ended_;          // the envs that ended in the last step, ascending
+  std::shared_ptr<std::vector<float>> final_obs_;  // their final observations (FinalObservations)
   BatchOutputs out_;
   Seats seats_;
   ThreadPool pool_;

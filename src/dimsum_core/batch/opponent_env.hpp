@@ -87,7 +87,7 @@ class LearnerSeat {
       const int player = G::current_player(s);
       if (player == learners_[i]) return true;
       if (player < 0 || steps >= max_steps) return false;
-      G::apply(c, s, act_(c, s, rngs_[i]));
+      apply_unkeyed<G>(c, s, act_(c, s, rngs_[i]));  // no key is read in a batch (engine.hpp)
       ++steps;
     }
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "../common/action_list.hpp"
+#include "../common/engine.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
 
@@ -28,7 +29,7 @@ void random_playouts_range(const typename G::Config& c, uint64_t seed, int64_t f
     Rng policy = Rng::from_seed(derive_seed(seed ^ kPolicySalt, static_cast<uint64_t>(i)));
     int64_t steps = 0;
     while (G::current_player(s) >= 0 && steps < max_length) {
-      G::apply(c, s, LegalActions<G>(c, s).pick(policy));
+      apply_unkeyed<G>(c, s, LegalActions<G>(c, s).pick(policy));  // nothing here reads the key
       ++steps;
     }
     G::returns(c, s, returns + i * players);

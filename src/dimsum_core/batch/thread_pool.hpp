@@ -5,7 +5,9 @@
 // thread owns a home share of [0, n) (the same share every run, so an env's state stays in the
 // cache of the core that last stepped it) and takes blocks from it through its own atomic
 // cursor; a thread that finishes its share then steals blocks from the others' shares, so a
-// core taken by another process only delays one block, not a whole share. The calling thread
+// core taken by another process only delays one block, not a whole share. Callers keep blocks
+// small (a few microseconds of work: BatchEnv's are 2-8 envs), so that a worker preempted
+// inside its block holds back little, and the caller finishes everything else. The calling thread
 // works too: a pool of size T owns T - 1 worker threads, and a pool of size 1 runs everything
 // inline with no synchronization.
 //
@@ -21,9 +23,12 @@
 // When another process holds the other core, a worker is late: it was spinning but not on a
 // core when the run came (the caller took every block itself), or it was preempted inside a
 // block and the caller had to wait for it. Two threads then ran at 0.5-0.7x of one: the worker
-// took CPU time from the caller and the caller waited for it. So the pool backs off: after a
-// run whose workers were late, the next runs go inline, 8 of them, then twice as many after
-// every late run up to kMaxBackoff, and one run on time ends the backoff. A worker that finds
+// took CPU time from the caller and the caller waited for it, up to a time slice (milliseconds,
+// however small the block: the block cannot be taken back once started). So the pool backs
+// off, in time rather than in runs (a wait costs the same whatever the batch size): after a
+// run whose workers were late, the runs of the next kMinBackoff go inline, then twice as long
+// after every late run up to kMaxBackoff; a run on time halves the backoff, so that on a busy
+// machine one lucky run does not bring back a wait per time slice. A worker that finds
 // its run already closed goes straight to sleep rather than spinning (it is not getting a core
 // in time, and its spinning is what slows the caller). A worker that was asleep when the run
 // came is expected to be late (it must be woken and scheduled), so such a run is not held
@@ -112,8 +117,11 @@ class ThreadPool {
     if (n <= 0) return;
     grain = std::max<int64_t>(1, grain);
     if (size_ == 1 || n <= grain) return f(int64_t{0}, n);
-    if (inline_runs_left_ > 0) {
-      if (--inline_runs_left_ == 0) wake_workers();  // so that they are awake for the next run
+    if (backing_off_) {
+      if (Clock::now() >= inline_until_) {
+        backing_off_ = false;
+        wake_workers();  // so that they are awake for the next run
+      }
       return f(int64_t{0}, n);
     }
     const bool workers_were_awake = sleeping_.load(std::memory_order_relaxed) == 0;
@@ -163,23 +171,26 @@ class ThreadPool {
   // other core. Measured on 2 shared cores (1024 envs): 20 us and 200 us gave the same best
   // 2-thread speedup (1.8x), and 20 us lost less when the machine got busy mid-run.
   static constexpr std::chrono::microseconds kPollFor{50};
+  using Clock = std::chrono::steady_clock;
 
-  // Runs done inline after the first late run, and the most after several in a row. 1024 runs
-  // are 5-10 ms of 16-env steps from Python, so a probe of the workers (a wake-up, 50 us of
-  // spinning) costs about 1% of a busy machine's time; a machine that gets quiet again gets its
-  // second thread back within that time.
-  static constexpr int kMinBackoff = 8;
-  static constexpr int kMaxBackoff = 1024;
+  // Time spent running inline after the first late run, and the most after several in a row.
+  // A probe of the workers on a busy machine costs up to a time slice (a few ms) of waiting for
+  // a preempted worker, so at kMaxBackoff a probe costs a few per cent of a busy machine's time;
+  // a machine that gets quiet again gets its second thread back within that time.
+  static constexpr std::chrono::microseconds kMinBackoff{500};
+  static constexpr std::chrono::microseconds kMaxBackoff{128000};
 
   // `on_time`: every worker joined before the caller ran out of blocks, and none kept it
   // waiting. `telling`: a late worker means contention (it was awake, or the caller waited).
   // After a backoff, the workers were woken one run ahead: late again, the backoff doubles.
   void back_off_if_late(bool on_time, bool telling) {
     if (on_time) {
-      backoff_ = 0;
-    } else if (telling || backoff_ > 0) {
-      backoff_ = std::clamp(2 * backoff_, kMinBackoff, kMaxBackoff);
-      inline_runs_left_ = backoff_;
+      backoff_ /= 2;
+      if (backoff_ < kMinBackoff) backoff_ = Clock::duration::zero();
+    } else if (telling || backoff_ > Clock::duration::zero()) {
+      backoff_ = std::clamp<Clock::duration>(2 * backoff_, kMinBackoff, kMaxBackoff);
+      inline_until_ = Clock::now() + backoff_;
+      backing_off_ = true;
     }
   }
 
@@ -292,8 +303,9 @@ class ThreadPool {
   bool stopping_ = false;
   std::atomic<int> pending_{0};          // workers that may still touch the current job
   std::atomic<int> sleeping_{0};         // workers asleep on work_ready_ (a hint, not a guard)
-  int backoff_ = 0;                      // length of the last backoff (0: workers on time)
-  int inline_runs_left_ = 0;             // runs still to do inline before trying the workers
+  Clock::duration backoff_{};            // length of the last backoff (0: workers on time)
+  Clock::time_point inline_until_{};     // while backing_off_: runs go inline until then
+  bool backing_off_ = false;
   bool warming_ = false;                 // the last generation bump was wake_workers()
   std::mutex done_mutex_;
   std::condition_variable all_finished_;

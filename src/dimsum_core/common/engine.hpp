@@ -101,6 +101,14 @@ inline constexpr int kTerminalPlayer = -1;
 //     hidden parts drawn from `seed`. By default a copy reseeded with `seed`: right for a game of
 //     perfect information, where only the future dice and draws are hidden.
 //   G::finish_import(c, s): by default nothing.
+//   G::apply_unkeyed(c, s, a): see "Key upkeep" below; by default apply.
+//
+// Key upkeep. apply keeps s.hash exact, so that the per-move API's `hash` is O(1) after every
+// move. Loops that never read the key (the playout driver, BatchEnv) need not pay for it: a
+// game may declare G::apply_unkeyed(c, s, a), the same move leaving s.hash stale (in Yum Cha the
+// key's upkeep was 162 of the 532 instructions of a random step). Such loops call the free
+// function apply_unkeyed<G>, and key a state before it leaves them (to_bytes, clone_state,
+// anything Python sees) with rekey<G>: one compute_hash. Nothing else may read a stale key.
 template <class G>
 concept Engine =
     std::is_trivially_copyable_v<typename G::Config> && std::is_trivially_copyable_v<typename G::State> &&
@@ -154,6 +162,22 @@ void resample(const typename G::Config& c, const typename G::State& s, int playe
     out = s;
     out.rng = Rng::from_seed(seed);
   }
+}
+
+// Plays a legal action, keeping the key only if the game has no apply_unkeyed ("Key upkeep").
+template <class G>
+void apply_unkeyed(const typename G::Config& c, typename G::State& s, int action) {
+  if constexpr (requires { G::apply_unkeyed(c, s, action); }) {
+    G::apply_unkeyed(c, s, action);
+  } else {
+    G::apply(c, s, action);
+  }
+}
+
+// Makes s.hash exact again after apply_unkeyed: the key from scratch, once.
+template <class G>
+void rekey(const typename G::Config& c, typename G::State& s) {
+  s.hash = G::compute_hash(c, s);
 }
 
 // A Config from the packed values of its declared fields (schema.hpp, config_from_values), then

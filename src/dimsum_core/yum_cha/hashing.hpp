@@ -1,5 +1,9 @@
 // Yum Cha's Zobrist keys and the setters that keep State::hash up to date on every change.
 // Internal to the yum_cha folder.
+//
+// Every setter takes `kKeyed` (engine.hpp, "Key upkeep"): true for apply, which keeps the key
+// exact; false for apply_unkeyed, where the same change leaves the key alone and the compiler
+// drops the key's arithmetic (pure table reads and mixes) as dead code.
 #pragma once
 
 #include <array>
@@ -49,9 +53,9 @@ struct TabledKeys {
   }();
   static constexpr uint64_t key(int value) { return kTable[static_cast<size_t>(value - Lo)]; }
 
-  template <typename T>
+  template <bool kKeyed = true, typename T>
   static void set(uint64_t& hash, T& ref, int value) {
-    hash ^= key(ref) ^ key(value);
+    if constexpr (kKeyed) hash ^= key(ref) ^ key(value);
     ref = static_cast<T>(value);
   }
 };
@@ -69,8 +73,10 @@ inline constexpr auto kTurnStepKeys = [] {
   return table;
 }();
 
+template <bool kKeyed = true>
 inline void count_turn(State& s) {
-  s.hash ^= s.turn < kTabledTurns ? kTurnStepKeys[s.turn] : Keys::key(kFTurn, s.turn) ^ Keys::key(kFTurn, s.turn + 1);
+  if constexpr (kKeyed)
+    s.hash ^= s.turn < kTabledTurns ? kTurnStepKeys[s.turn] : Keys::key(kFTurn, s.turn) ^ Keys::key(kFTurn, s.turn + 1);
   ++s.turn;
 }
 
@@ -85,18 +91,20 @@ inline void set_drawer(State& s, int drawer) {
   s.drawer_plus_one = static_cast<uint8_t>(drawer + 1);
 }
 
+template <bool kKeyed = true>
 inline void add_card(State& s, int holder, Counts64& where, int type) {
   const int word = type >> 4;
   const uint64_t before = where.w[word];
   where.add(type);
-  s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
+  if constexpr (kKeyed) s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
 }
 
+template <bool kKeyed = true>
 inline void remove_card(State& s, int holder, Counts64& where, int type) {
   const int word = type >> 4;
   const uint64_t before = where.w[word];
   where.sub(type);
-  s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
+  if constexpr (kKeyed) s.hash ^= word_key(holder, word, before) ^ word_key(holder, word, where.w[word]);
 }
 
 }  // namespace dimsum::yum_cha

@@ -31,6 +31,8 @@ void deal_card(State& s, int player) {
 
 // YC-12: gather every card, reshuffle, deal ten to each player; the starter draws first.
 // In explicit chance mode the deal is left to chance nodes instead, one card each (phase kDeal).
+// kKeyed (here and below): keep s.hash exact (apply) or leave it stale (apply_unkeyed).
+template <bool kKeyed>
 void start_round(const Config& c, State& s) {
   s.deck = c.full_deck;
   s.deck_size = static_cast<uint8_t>(c.total_cards);
@@ -46,14 +48,14 @@ void start_round(const Config& c, State& s) {
   if (c.explicit_chance) {
     s.phase = kDeal;
     s.current = kChancePlayer;
-    s.hash = Engine::compute_hash(c, s);
+    if constexpr (kKeyed) s.hash = Engine::compute_hash(c, s);
     return;
   }
   s.phase = kDraw;
   s.current = s.starter;
   for (int p = 0; p < c.players; ++p)
     for (int k = 0; k < kHandSize; ++k) deal_card(s, p);
-  s.hash = Engine::compute_hash(c, s);
+  if constexpr (kKeyed) s.hash = Engine::compute_hash(c, s);
 }
 
 // The seat that receives the next card of a deal: seat 0's ten cards come first, then seat 1's...
@@ -65,6 +67,7 @@ int deal_receiver(const Config& c, const State& s) {
 }
 
 // Scores the round (declarer -1: a washout), then deals the next or ends the game.
+template <bool kKeyed>
 void end_round(const Config& c, State& s, int declarer) {
   for (int p = 0; p < c.players; ++p) {
     int points;
@@ -84,26 +87,27 @@ void end_round(const Config& c, State& s, int declarer) {
     s.phase = kOver;
     s.current = -1;
     s.last_taken = -1;
-    s.hash = Engine::compute_hash(c, s);
+    if constexpr (kKeyed) s.hash = Engine::compute_hash(c, s);
     return;
   }
   // YC-11: the winner starts the next round; after a washout, the starter's left neighbour
   s.starter = static_cast<int8_t>(declarer >= 0 ? declarer : (s.starter + 1) % c.players);
-  start_round(c, s);
+  start_round<kKeyed>(c, s);
 }
 
 // After a discard: the deck running out (YC-9), the turn cap (YC-10), then the next player.
+template <bool kKeyed>
 void end_turn(const Config& c, State& s) {
-  count_turn(s);
-  LastTakenKeys::set(s.hash, s.last_taken, -1);
+  count_turn<kKeyed>(s);
+  LastTakenKeys::set<kKeyed>(s.hash, s.last_taken, -1);
   if (s.deck_size == 0) {
-    if (c.deck_out == kWashout) return end_round(c, s, -1);
+    if (c.deck_out == kWashout) return end_round<kKeyed>(c, s, -1);
     if (c.deck_out == kReshuffleCentre) {
       // everything in the centre but the card just discarded becomes the new deck
       s.centre.for_each_present([&](int t) {
         const int keep = (t == s.last_discard) ? 1 : 0;
         while (s.centre.get(t) > keep) {
-          remove_card(s, kHolderCentre, s.centre, t);
+          remove_card<kKeyed>(s, kHolderCentre, s.centre, t);
           s.deck.add(t);
           --s.centre_size;
           ++s.deck_size;
@@ -111,9 +115,9 @@ void end_turn(const Config& c, State& s) {
       });
     }
   }
-  if (s.turn >= c.max_turns) return end_round(c, s, -1);
-  CurrentKeys::set(s.hash, s.current, (s.current + 1) % c.players);
-  PhaseKeys::set(s.hash, s.phase, kDraw);
+  if (s.turn >= c.max_turns) return end_round<kKeyed>(c, s, -1);
+  CurrentKeys::set<kKeyed>(s.hash, s.current, (s.current + 1) % c.players);
+  PhaseKeys::set<kKeyed>(s.hash, s.phase, kDraw);
 }
 
 // YC-3: the card type that may not be discarded now, or -1.
@@ -148,11 +152,12 @@ YC_COLD bool is_chance_outcome(const Config& c, const State& s, int a) {
 
 // The card a player holds after drawing it (from the deck or the centre): the discard phase,
 // unless auto_declare ends the round on a complete hand (YC-5).
+template <bool kKeyed = true>
 YC_HOT void finish_draw(const Config& c, State& s, int p, int t) {
-  add_card(s, p, s.hands[p], t);
+  add_card<kKeyed>(s, p, s.hands[p], t);
   ++s.hand_size[p];
-  PhaseKeys::set(s.hash, s.phase, kDiscard);
-  if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round(c, s, p);
+  PhaseKeys::set<kKeyed>(s.hash, s.phase, kDiscard);
+  if (c.auto_declare && is_complete_hand(c, s.hands[p], s.hand_size[p])) end_round<kKeyed>(c, s, p);
 }
 
 // Explicit mode, action 0: the player has chosen to draw from the deck; chance gives the card.
@@ -171,6 +176,8 @@ YC_COLD int chance_legal_actions(const Config& c, const State& s, int16_t* out) 
   return n;
 }
 
+// Always keyed: explicit chance is cold, and under apply_unkeyed the key is stale all the same
+// (exact changes XORed into a stale key leave it stale; rekey recomputes it from scratch).
 YC_COLD void apply_chance(const Config& c, State& s, int outcome) {
   if (s.phase == kStarterDraw) {  // YC-11: round 1's starter; the deal follows
     Keys::set(s.hash, kFStarter, s.starter, outcome - starter_outcome(c, 0));
@@ -205,13 +212,13 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   s.last_declarer = -1;
   if (c.first_player < 0 && c.explicit_chance) {
     // the starter is the first chance node, before the deal's (starter stays 0 until drawn)
-    start_round(c, s);
+    start_round<true>(c, s);
     Keys::set(s.hash, kFPhase, s.phase, kStarterDraw);
     return;
   }
   // YC-11: round 1's starter is configured or drawn (before the deal)
   s.starter = static_cast<int8_t>(c.first_player >= 0 ? c.first_player : uniform_seat(s.rng, c.players));
-  start_round(c, s);
+  start_round<true>(c, s);
 }
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
@@ -246,7 +253,10 @@ bool Engine::is_legal(const Config& c, const State& s, int a) {
   return t >= 0 && s.hands[s.current].get(t) > 0 && t != forbidden_discard(c, s);
 }
 
-void Engine::apply(const Config& c, State& s, int a) {
+namespace {
+
+template <bool kKeyed>
+void apply_move(const Config& c, State& s, int a) {
   const int p = s.current;
   if (s.phase == kDraw) {
     int t;
@@ -257,26 +267,32 @@ void Engine::apply(const Config& c, State& s, int a) {
       --s.deck_size;
     } else {
       t = a - 1;
-      remove_card(s, kHolderCentre, s.centre, t);
+      remove_card<kKeyed>(s, kHolderCentre, s.centre, t);
       --s.centre_size;
-      add_card(s, kHolderKnown + p, s.known[p], t);
-      LastTakenKeys::set(s.hash, s.last_taken, t);
+      add_card<kKeyed>(s, kHolderKnown + p, s.known[p], t);
+      LastTakenKeys::set<kKeyed>(s.hash, s.last_taken, t);
     }
-    finish_draw(c, s, p, t);
+    finish_draw<kKeyed>(c, s, p, t);
     return;
   }
   if (is_chance_phase(s.phase)) [[unlikely]]
     return apply_chance(c, s, a);
-  if (a == c.declare_action()) return end_round(c, s, p);
+  if (a == c.declare_action()) return end_round<kKeyed>(c, s, p);
   const int t = a - c.discard_action(0);
-  remove_card(s, p, s.hands[p], t);
+  remove_card<kKeyed>(s, p, s.hands[p], t);
   --s.hand_size[p];
-  if (s.known[p].get(t)) remove_card(s, kHolderKnown + p, s.known[p], t);  // no longer sure
-  add_card(s, kHolderCentre, s.centre, t);
+  if (s.known[p].get(t)) remove_card<kKeyed>(s, kHolderKnown + p, s.known[p], t);  // no longer sure
+  add_card<kKeyed>(s, kHolderCentre, s.centre, t);
   ++s.centre_size;
-  LastDiscardKeys::set(s.hash, s.last_discard, t);
-  end_turn(c, s);
+  LastDiscardKeys::set<kKeyed>(s.hash, s.last_discard, t);
+  end_turn<kKeyed>(c, s);
 }
+
+}  // namespace
+
+void Engine::apply(const Config& c, State& s, int a) { apply_move<true>(c, s, a); }
+
+void Engine::apply_unkeyed(const Config& c, State& s, int a) { apply_move<false>(c, s, a); }
 
 int Engine::chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights) {
   int n = 0;
