@@ -1,0 +1,45 @@
+// The Dim Sum Jam heuristic (docs/BOTS.md, "Dim Sum Jam"): a one-ply lookahead
+// (bots/lookahead.hpp) for the team, which shares one result. A position is scored by orders
+// fulfilled ("Fulfilling an order"), icons covered on the tables, complaints (three lose),
+// sand left in the glass and exotic teas in reserve; a position where the next player has a
+// play (the table chain: the number played names the next table) beats one where they are
+// stuck, and tokens in hand that match an empty icon beat tokens that match none (so time-out
+// discards throw away the useless ones). Hands, tables, bag contents and deck backs are public
+// (DSJ-18); the lookahead never sees the hidden orders: each copy draws from the bot's own
+// generator.
+#include "../bots/heuristic.hpp"
+#include "../bots/lookahead.hpp"
+#include "../common/bits.hpp"
+#include "engine.hpp"
+
+namespace dimsum::dim_sum_jam {
+namespace {
+
+double evaluate(const Config& c, const State& s) {
+  if (s.outcome == kWin) return 1e6;
+  if (s.outcome != kRunning) return -1e6;
+  double value = 1000.0 * count_bits(s.out) - 500.0 * s.complaints + 60.0 * s.tea_reception;
+  unsigned wanted_types = 0;  // token types some empty icon asks for
+  for (int k = 0; k < kTables; ++k) {
+    const int card = s.table_card[k];
+    if (card < 0) continue;
+    value += 40.0 * (c.num_icons[card] - count_bits(s.empty_slots[k]));
+    for_each_bit(s.empty_slots[k], [&](int i) { wanted_types |= 1u << c.icons[card][i]; });
+  }
+  const uint64_t wanted = c.type_tokens[wanted_types];
+  for (int p = 0; p < c.players; ++p)
+    value += 4.0 * count_bits(s.hands[p] & wanted) - 1.0 * count_bits(s.hands[p] & ~wanted);
+  if (c.time_on) value += 0.2 * s.clock.top;
+  if (s.phase == kPlayPhase && !s.chance && has_play(c, s)) value += 100.0;
+  return value;
+}
+
+}  // namespace
+
+int heuristic_action(const Config& c, const State& s, Rng& rng) {
+  return best_by_lookahead<Engine>(
+      c, s, rng, [&](const State& next, int) { return evaluate(c, next); },
+      [](int legal) { return legal <= 4 ? 3 : 1; });
+}
+
+}  // namespace dimsum::dim_sum_jam
