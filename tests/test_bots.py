@@ -12,7 +12,7 @@ from dimsum.testing import random_position
 
 GAMES = ["yum_cha", "nice_buns", "dim_sum_jam"]
 # small searches: these tests check behaviour, not strength
-KINDS = [("heuristic", {}), ("ismcts", {"simulations": 30, "rollout": "random"}),
+KINDS = [("heuristic", {}), ("ismcts", {"simulations": 30, "rollout": "random", "bias": 0}),
          ("ismcts", {"simulations": 20, "rollout": "heuristic"})]
 
 
@@ -143,7 +143,8 @@ def test_bad_parameters_are_clear_errors():
         (dict(rollout="greedy"), ValueError, "rollout must be one of random, heuristic"),
         (dict(threads=0), ValueError, "threads must be in 1..256"),
         (dict(threads=True), TypeError, "threads is an int"),
-        (dict(depth=3), ValueError, "no parameter 'depth'; it takes simulations, seconds, c, rollout, threads"),
+        (dict(depth=3), ValueError, "no parameter 'depth'; it takes simulations, seconds, c, bias, rollout, threads"),
+        (dict(bias=-0.1), ValueError, "bias must be a finite number >= 0"),
     ]
     for params, error, message in cases:
         with pytest.raises(error, match=message):
@@ -177,9 +178,9 @@ def test_bad_states_are_clear_errors_and_nothing_crashes():
                           (dimsum.make("nice_buns").new_state(1).to_bytes(), "State.to_bytes"),
                           (corrupt, "yum_cha state field")]:
         with pytest.raises(ValueError, match=message):
-            _batch.heuristic_action(*args, data, 0)
+            _batch.heuristic_action(*args, data, 0, 0)
         with pytest.raises(ValueError, match=message):
-            _batch.ismcts_search(*args, data, 10, 0.0, 0.7, "random", 1, 0, 0.0, 1.0)
+            _batch.ismcts_search(*args, data, 10, 0.0, 0.7, 0.5, "random", 1, 0, 0, 0.0, 1.0)
 
 
 def _mean_return_of_seat(game, hero, rest, games):

@@ -1,7 +1,7 @@
 """What the C++ bots share (heuristic.py, ismcts.py): the game and state checks, and the seed
 of each call.
 
-Call k of a bot seeded ``seed`` draws from ``derive_seed(seed, k)``: a fresh bot with the same
+Call k of a bot seeded ``seed`` draws from ``derive_seed(seed, k)`` (in C++): a fresh bot with the same
 seed replays the same choices, and nothing of the state's own generator (its real future) is
 used. The state crosses to C++ as ``state.to_bytes()``: C++ checks and validates it, and the
 search works on its own copies, so ``state`` is never changed.
@@ -10,8 +10,6 @@ search works on its own copies, so ``state`` is never changed.
 from __future__ import annotations
 
 from typing import Any
-
-from ..reference.rng import derive_seed
 
 
 def check_game(game: Any, kind: str) -> Any:
@@ -42,10 +40,10 @@ class NativeBot:
             raise ValueError(f"the {self.kind} bot was asked to act where nobody may act (a terminal state)")
         if state.is_chance_node:
             raise ValueError(f"the {self.kind} bot was asked to act at a chance node; bots act only for players")
-        seed = derive_seed(self.seed, self.calls)
+        call = self.calls
         self.calls += 1
         g = self.game
-        return self._choose(g.name, g.config_bytes(), g.state_size, g.version[0], state.to_bytes(), seed)
+        return self._choose(g.name, g.config_bytes(), g.state_size, g.version[0], state.to_bytes(), call)
 
-    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, seed: int) -> int:
+    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
         raise NotImplementedError

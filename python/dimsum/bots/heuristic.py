@@ -19,10 +19,10 @@ class HeuristicBot(NativeBot):
     def __init__(self, game: Any, seed: int = 0) -> None:
         super().__init__(game, seed)
 
-    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, seed: int) -> int:
+    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
         from .. import _batch
 
-        return _batch.heuristic_action(name, config, state_size, version, state, seed)
+        return _batch.heuristic_action(name, config, state_size, version, state, self.seed, call)
 
     def __repr__(self) -> str:
         return f"HeuristicBot({self.game.name}, seed={self.seed})"

@@ -28,6 +28,8 @@ class IsmctsBot(NativeBot):
     - ``seconds``: a time budget per move instead (> 0; then ``simulations`` is not used, and
       the choice depends on the machine's speed);
     - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (>= 0; default 0.7);
+    - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth
+      ``bias / (visits + 1)`` in UCB (>= 0; 0 turns it off; default 0.5);
     - ``rollout``: ``"random"`` or ``"heuristic"`` (the game's heuristic bot) to the end of the game;
     - ``threads``: root-parallel trees on a C++ thread pool, their root visits summed (>= 1).
 
@@ -36,7 +38,7 @@ class IsmctsBot(NativeBot):
     kind = "ismcts"
 
     def __init__(self, game: Any, seed: int = 0, simulations: int = 1000, seconds: Optional[float] = None,
-                 c: float = 0.7, rollout: str = "heuristic", threads: int = 1) -> None:
+                 c: float = 0.7, bias: float = 0.5, rollout: str = "heuristic", threads: int = 1) -> None:
         super().__init__(game, seed)
         if isinstance(simulations, bool) or not isinstance(simulations, int):
             raise TypeError(f"ismcts parameter simulations is an int >= 1, got {type(simulations).__name__}")
@@ -49,26 +51,32 @@ class IsmctsBot(NativeBot):
         c = _number(c, "c", ">= 0")
         if not (c >= 0 and math.isfinite(c)):
             raise ValueError(f"ismcts parameter c must be a finite number >= 0, got {c}")
+        bias = _number(bias, "bias", ">= 0")
+        if not (bias >= 0 and math.isfinite(bias)):
+            raise ValueError(f"ismcts parameter bias must be a finite number >= 0, got {bias}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts parameter rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if isinstance(threads, bool) or not isinstance(threads, int):
             raise TypeError(f"ismcts parameter threads is an int >= 1, got {type(threads).__name__}")
         if not 1 <= threads <= 256:
             raise ValueError(f"ismcts parameter threads must be in 1..256, got {threads}")
-        self.simulations, self.seconds, self.c, self.rollout, self.threads = simulations, seconds, c, rollout, threads
+        self.simulations, self.seconds, self.c, self.bias = simulations, seconds, c, bias
+        self.rollout, self.threads = rollout, threads
         # the last search: (simulations run, rollout actions, [(action, visits, mean reward in [0, 1])])
         self.last_search: Optional[Tuple[int, int, List[Tuple[int, int, float]]]] = None
 
-    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, seed: int) -> int:
+    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
         from .. import _batch
 
         action, simulations, steps, root = _batch.ismcts_search(
-            name, config, state_size, version, state, self.simulations, self.seconds or 0.0, self.c, self.rollout,
-            self.threads, seed, self.game.min_return, self.game.max_return)
+            name, config, state_size, version, state, self.simulations, self.seconds or 0.0, self.c, self.bias,
+            self.rollout,
+            self.threads, self.seed, call, self.game.min_return, self.game.max_return)
         self.last_search = (simulations, steps, root)
         return action
 
     def __repr__(self) -> str:
         budget = f"seconds={self.seconds}" if self.seconds else f"simulations={self.simulations}"
-        return (f"IsmctsBot({self.game.name}, seed={self.seed}, {budget}, c={self.c}, rollout={self.rollout!r}, "
+        return (f"IsmctsBot({self.game.name}, seed={self.seed}, {budget}, c={self.c}, bias={self.bias}, "
+                f"rollout={self.rollout!r}, "
                 f"threads={self.threads})")

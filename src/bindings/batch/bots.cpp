@@ -49,12 +49,12 @@ void on_game(const std::string& game, F&& f) {
 }
 
 int heuristic_action(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
-                     const py::bytes& state, uint64_t seed) {
+                     const py::bytes& state, uint64_t seed, uint64_t call) {
   int action = -1;
   on_game(game, [&]<class G>() {
     const auto c = config_from_bytes<G>(config, state_size, state_version);
     const auto s = decision_state<G>(c, state);
-    Rng rng = Rng::from_seed(seed);
+    Rng rng = Rng::from_seed(derive_seed(seed, call));
     action = heuristic_move<G>(c, s, rng);
   });
   return action;
@@ -62,7 +62,8 @@ int heuristic_action(const std::string& game, const py::bytes& config, int64_t s
 
 py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_t state_size,
                         int64_t state_version, const py::bytes& state, int64_t simulations, double seconds, double c,
-                        const std::string& rollout, int threads, uint64_t seed, double min_return,
+                        double bias,
+                        const std::string& rollout, int threads, uint64_t seed, uint64_t call, double min_return,
                         double max_return) {
   bots::SearchParams p;
   if (simulations < 1 && !(seconds > 0)) throw py::value_error("ismcts needs simulations >= 1 or seconds > 0");
@@ -72,9 +73,10 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   p.simulations = simulations;
   p.seconds = seconds;
   p.c = c;
+  p.bias = bias;
   p.rollout = rollout == "heuristic" ? bots::Rollout::kHeuristic : bots::Rollout::kRandom;
   p.threads = threads;
-  p.seed = seed;
+  p.seed = derive_seed(seed, call);
   p.min_return = min_return;
   p.max_return = max_return;
   bots::SearchResult result;
@@ -97,12 +99,15 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
 
 void register_bots(py::module_& m) {
   m.def("heuristic_action", &heuristic_action, py::arg("game"), py::arg("config"), py::arg("state_size"),
-        py::arg("state_version"), py::arg("state"), py::arg("seed"),
-        "The game's heuristic move for the player to act in `state` (State.to_bytes()), ties broken from `seed`.");
+        py::arg("state_version"), py::arg("state"), py::arg("seed"), py::arg("call"),
+        "The game's heuristic move for the player to act in `state` (State.to_bytes()), its choices drawn "
+        "from derive_seed(seed, call).");
   m.def("ismcts_search", &ismcts_search, py::arg("game"), py::arg("config"), py::arg("state_size"),
         py::arg("state_version"), py::arg("state"), py::arg("simulations"), py::arg("seconds"), py::arg("c"),
-        py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("min_return"), py::arg("max_return"),
-        "IS-MCTS for the player to act in `state` (State.to_bytes()); returns (action, simulations, "
+        py::arg("bias"),
+        py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
+        py::arg("max_return"),
+        "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); returns (action, simulations, "
         "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action]).");
 }
 

@@ -3,7 +3,8 @@
 // the position, a state drawn from what the acting player has seen (its hidden cards redrawn
 // and its generator replaced: engine.hpp, "Chance"), so neither the real hidden cards nor the
 // real future draws reach the search. Each iteration: determinize, then select and expand among
-// the actions legal in that determinization (search_tree.hpp: availability counts), roll out to
+// the actions legal in that determinization (search_tree.hpp: availability counts, and with
+// bias > 0 progressive bias towards the heuristic's move of each mover), roll out to
 // the end of the game (rollout.hpp), and back up returns() of every mover, scaled to [0, 1].
 // Dim Sum Jam is cooperative: each mover's return is the team's, so the team's bots maximize
 // the shared result; each action is charged its default tick cost (plain apply).
@@ -31,6 +32,7 @@ struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
   double seconds = 0;          // > 0: a time budget per thread instead of a count
   double c = 0.7;              // UCB exploration constant (rewards are in [0, 1])
+  double bias = 0;             // > 0: progressive bias towards the heuristic's move at every tree node
   Rollout rollout = Rollout::kRandom;
   int threads = 1;
   uint64_t seed = 0;
@@ -84,8 +86,9 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
         continue;
       }
       const LegalActions<G> legal(c, s);
+      const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
       bool expanded;
-      node = tree.select(node, legal.items, legal.size, mover, p.c, rng, &expanded);
+      node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);
       path.push_back(node);
       G::apply(c, s, tree.node(node).action);
       if (expanded) break;

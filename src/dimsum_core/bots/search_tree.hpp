@@ -26,11 +26,14 @@ class SearchTree {
   SearchTree(int num_actions, int64_t expected_nodes);
 
   // At `node`, whose legal actions in this determinization are legal[0..n) (sorted): counts
-  // each existing child among them as available once more, then either expands a uniformly
-  // chosen untried action (a new child of `mover`, returned with *expanded = true) or returns
-  // the child that maximizes UCB1 with availability, mean + c * sqrt(ln(available) / visits)
-  // (ties to the lowest action).
-  int32_t select(int32_t node, const int16_t* legal, int n, int mover, double c, Rng& rng, bool* expanded);
+  // each existing child among them as available once more, then either expands an untried
+  // action (`favoured` if it is untried, else a uniformly chosen one: a new child of `mover`,
+  // returned with *expanded = true) or returns the child that maximizes UCB1 with availability
+  // and progressive bias (Chaslot et al. 2008) towards `favoured` (the heuristic's choice, or
+  // -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured] bias / (visits + 1),
+  // ties to the lowest action.
+  int32_t select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured, double bias, Rng& rng,
+                 bool* expanded);
 
   // Adds `reward(mover)` to every node of `path` (the root first) and one visit.
   template <class Reward>

@@ -1,6 +1,7 @@
 // The Dim Sum Jam heuristic (docs/BOTS.md, "Dim Sum Jam"): a one-ply lookahead
 // (bots/lookahead.hpp) for the team, which shares one result. A position is scored by orders
-// fulfilled ("Fulfilling an order"), icons covered on the tables, complaints (three lose),
+// fulfilled ("Fulfilling an order") while a VIP is still in the deck and by the deck left once
+// none is, icons covered on the tables (VIP icons most), complaints (three lose),
 // sand left in the glass and exotic teas in reserve; a position where the next player has a
 // play (the table chain: the number played names the next table) beats one where they are
 // stuck, and tokens in hand that match an empty icon beat tokens that match none (so time-out
@@ -18,12 +19,19 @@ namespace {
 double evaluate(const Config& c, const State& s) {
   if (s.outcome == kWin) return 1e6;
   if (s.outcome != kRunning) return -1e6;
-  double value = 1000.0 * count_bits(s.out) - 500.0 * s.complaints + 60.0 * s.tea_reception;
+  // The team wins by fulfilling every VIP order, and loses when a table needs a card from an
+  // empty deck: while a VIP back is still in the deck, regular orders are fulfilled to dig for
+  // it; once every VIP is on a table, each regular order fulfilled only spends the deck.
+  const uint64_t in_deck = s.deck_len >= 64 ? ~0ull : (1ull << s.deck_len) - 1;
+  const bool vip_in_deck = (s.deck_vips & in_deck) != 0;
+  double value = (vip_in_deck ? 1000.0 : 200.0) * count_bits(s.out) + (vip_in_deck ? 0.0 : 300.0 * s.deck_len) -
+                 500.0 * s.complaints + 60.0 * s.tea_reception;
   unsigned wanted_types = 0;  // token types some empty icon asks for
   for (int k = 0; k < kTables; ++k) {
     const int card = s.table_card[k];
     if (card < 0) continue;
-    value += 40.0 * (c.num_icons[card] - count_bits(s.empty_slots[k]));
+    const bool vip = c.vip_mask >> card & 1;
+    value += (vip ? 150.0 : 40.0) * (c.num_icons[card] - count_bits(s.empty_slots[k]));
     for_each_bit(s.empty_slots[k], [&](int i) { wanted_types |= 1u << c.icons[card][i]; });
   }
   const uint64_t wanted = c.type_tokens[wanted_types];
