@@ -1,13 +1,12 @@
-// The Dim Sum Jam heuristic (docs/BOTS.md, "Dim Sum Jam"): a one-ply lookahead
-// (bots/lookahead.hpp) for the team, which shares one result. A position is scored by orders
-// fulfilled ("Fulfilling an order") while a VIP is still in the deck and by the deck left once
-// none is, icons covered on the tables (VIP icons most), complaints (three lose),
-// sand left in the glass and exotic teas in reserve; a position where the next player has a
-// play (the table chain: the number played names the next table) beats one where they are
-// stuck, and tokens in hand that match an empty icon beat tokens that match none (so time-out
-// discards throw away the useless ones). Hands, tables, bag contents and deck backs are public
-// (DSJ-18); the lookahead never sees the hidden orders: each copy draws from the bot's own
-// generator.
+// The Dim Sum Jam heuristic (docs/BOTS.md, "Dim Sum Jam"): a one-ply lookahead (bots/lookahead.hpp)
+// for the team, which shares one result. A position is scored by orders fulfilled (rulebook, "Game
+// Play", "Ending of the Game") while a VIP is still in the deck and by the deck left once none is,
+// icons covered on the tables (VIP icons most), complaints (three lose), sand left in the glass and
+// exotic teas in reserve; a position where the next player has a play (the table chain: the number
+// played names the next table) beats one where they are stuck, and tokens in hand that match an empty
+// icon beat tokens that match none (so time-out discards throw away the useless ones). Hands, tables,
+// bag contents and deck backs are public (DSJ-18); the lookahead never sees the hidden orders: each
+// copy draws from the bot's own generator.
 #include "../bots/heuristic.hpp"
 #include "../bots/lookahead.hpp"
 #include "../common/bits.hpp"

@@ -1,10 +1,10 @@
-// The Nice Buns heuristic (docs/BOTS.md, "Nice Buns"): a one-ply lookahead (bots/lookahead.hpp)
-// that scores a position by the race to three plated sets ("Winning"): plated colours count
-// most, two or one unplated buns of a colour not yet plated count towards the next set, buns of
-// an already plated colour and fish heads count against (NB-8, "no doubles": they only send
-// buns back to the bag), and the position is judged against the best opponent. Everything in
-// Nice Buns is public but the bag's order (NB-12), and the lookahead never sees that: each copy
-// draws from the bot's own generator.
+// The Nice Buns heuristic (docs/BOTS.md, "Nice Buns"): a one-ply lookahead (bots/lookahead.hpp) that
+// scores a position by the race to three plated sets (rulebook, "Winning"): plated colours count most,
+// two or one unplated buns of a colour not yet plated count towards the next set, buns of an already
+// plated colour and fish heads count against ("Don't Be Greedy", "No Doubles": they only send buns
+// back to the bag), and the position is judged against the best opponent. Everything in Nice Buns is
+// public but the bag's order (NB-12), and the lookahead never sees that: each copy draws from the
+// bot's own generator.
 #include "../bots/heuristic.hpp"
 #include "../bots/lookahead.hpp"
 #include "../common/bits.hpp"
