@@ -27,18 +27,20 @@ class IsmctsBot(NativeBot):
     - ``simulations``: iterations per move, over all threads (>= 1; default 1000);
     - ``seconds``: a time budget per move instead (> 0; then ``simulations`` is not used, and
       the choice depends on the machine's speed);
-    - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (>= 0; default 0.7);
+    - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (>= 0; default 0.3);
     - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth
-      ``bias / (visits + 1)`` in UCB (>= 0; 0 turns it off; default 0.5);
+      ``bias / (visits + 1)`` in UCB (>= 0; 0 turns it off; default 5);
     - ``rollout``: ``"random"`` or ``"heuristic"`` (the game's heuristic bot) to the end of the game;
     - ``threads``: root-parallel trees on a C++ thread pool, their root visits summed (>= 1).
 
-    With a given seed, simulations and thread count the choices are the same on every run."""
+    The defaults (c 0.3, bias 5, heuristic rollouts) were the strongest of those tried in every
+    game (docs/BOTS.md, "Strength"). With a given seed, simulations and thread count the choices
+    are the same on every run."""
 
     kind = "ismcts"
 
     def __init__(self, game: Any, seed: int = 0, simulations: int = 1000, seconds: Optional[float] = None,
-                 c: float = 0.7, bias: float = 0.5, rollout: str = "heuristic", threads: int = 1) -> None:
+                 c: float = 0.3, bias: float = 5.0, rollout: str = "heuristic", threads: int = 1) -> None:
         super().__init__(game, seed)
         if isinstance(simulations, bool) or not isinstance(simulations, int):
             raise TypeError(f"ismcts parameter simulations is an int >= 1, got {type(simulations).__name__}")

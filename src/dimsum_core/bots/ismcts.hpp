@@ -31,9 +31,9 @@ namespace dimsum::bots {
 struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
   double seconds = 0;          // > 0: a time budget per thread instead of a count
-  double c = 0.7;              // UCB exploration constant (rewards are in [0, 1])
-  double bias = 0;             // > 0: progressive bias towards the heuristic's move at every tree node
-  Rollout rollout = Rollout::kRandom;
+  double c = 0.3;              // UCB exploration constant (rewards are in [0, 1])
+  double bias = 5;             // > 0: progressive bias towards the heuristic's move at every tree node
+  Rollout rollout = Rollout::kHeuristic;  // (the defaults are dimsum.bots.IsmctsBot's)
   int threads = 1;
   uint64_t seed = 0;
   double min_return = 0, max_return = 1;  // rewards are scaled to [0, 1] with these
