@@ -1,8 +1,9 @@
 // The C++ bots (dimsum_core/bots/): the heuristic of each game and IS-MCTS, for
 // python/dimsum/bots/heuristic.py and ismcts.py. A position crosses as State.to_bytes() (a
-// header and the raw state, about 0.3 us from Python): checked like state_from_bytes checks it
-// (length, magic, game, version) and validated before any rule reads it, so that no bytes from
-// Python can crash the search. The search runs with the GIL released.
+// header and the raw state, 0.05 us from Python): its length, magic and game checked (the
+// Python wrapper has checked that the state is of the bot's game and configuration) and the
+// position validated before any rule reads it, so that no bytes from Python can crash the
+// search. The search runs with the GIL released.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
