@@ -170,3 +170,29 @@ def test_the_gymnasium_adapter_needs_no_pettingzoo():
             "import gymnasium, dimsum.gymnasium\n"
             "env = gymnasium.make('dimsum/DimSumJam-v0'); env.reset(seed=0)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_opponents_may_be_bots_or_bot_specs_and_a_seeded_reset_replays_the_game():
+    from dimsum import bots
+
+    def episode(env, seed):
+        obs, _ = env.reset(seed=seed)
+        actions, done = [], False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, _, terminated, truncated, _ = env.step(action)
+            actions.append(action)
+            done = terminated or truncated
+        return actions, env.unwrapped.state.returns()
+
+    env = DimsumEnv("nice_buns", players=3, opponents={1: "heuristic", 2: "random"})
+    assert episode(env, 4) == episode(env, 4)
+    game = env.unwrapped.game
+    env = DimsumEnv("nice_buns", players=3, opponents=bots.make("heuristic", game, seed=1))
+    assert len(episode(env, 5)[0]) > 0
+    with pytest.raises(ValueError, match="unknown bot kind 'hueristic'"):
+        DimsumEnv("nice_buns", opponents="hueristic")
+    with pytest.raises(ValueError, match="no parameter 'depth'"):
+        DimsumEnv("nice_buns", opponents="heuristic:depth=3")
+    with pytest.raises(ValueError, match=r"opponents\[1\] is not a callable"):
+        DimsumEnv("nice_buns", opponents=42)

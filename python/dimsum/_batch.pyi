@@ -16,6 +16,14 @@ StepResult = Tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], 
 def random_playouts(game: str, config: bytes, state_size: int, state_version: int, n_games: int, seed: int,
                     threads: int = 1) -> Tuple[NDArray[np.float64], NDArray[np.int64]]: ...
 
+# The C++ bots (python/dimsum/bots/heuristic.py, ismcts.py): `state` is State.to_bytes(), and
+# call k of a bot seeded `seed` draws from derive_seed(seed, k).
+def heuristic_action(game: str, config: bytes, state_size: int, state_version: int, state: bytes, seed: int,
+                     call: int) -> int: ...
+def ismcts_search(game: str, config: bytes, state_size: int, state_version: int, state: bytes, simulations: int,
+                  seconds: float, c: float, bias: float, rollout: str, threads: int, seed: int, call: int,
+                  min_return: float, max_return: float) -> Tuple[int, int, int, List[Tuple[int, int, float]]]: ...
+
 class IllegalAction(ValueError):
     """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
 

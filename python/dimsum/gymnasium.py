@@ -11,8 +11,11 @@ has no plugin entry points (it dropped them in 1.0), so the import is what regis
 Conventions (docs/ADAPTERS.md):
 
 - The learner plays ``learner_seat`` (default 0). ``opponents`` is None (uniformly random legal
-  moves, drawn from the env's ``np_random``), one callable ``f(state) -> int`` for every other
-  seat, or a dict ``{seat: f}``. After the learner acts, the opponents are stepped until the
+  moves, drawn from the env's ``np_random``), one opponent for every other seat, or a dict
+  ``{seat: opponent}``. An opponent is a callable ``f(state) -> int``, a bot (``act(state)``,
+  dimsum.bots) or a bot spec string such as ``"heuristic"`` or ``"ismcts:simulations=200"``: a
+  spec's bot is made afresh at every reset, seeded from the deal's seed and its seat, so a seeded
+  reset replays the same game. After the learner acts, the opponents are stepped until the
   learner is to act again or the game is over; so is the start of the game after ``reset``.
 - Observation ``{"observation": state.observation(learner_seat), "action_mask": int8 mask}``; the
   mask is all zero once the episode is over.
@@ -52,6 +55,7 @@ if TYPE_CHECKING:
     from ._core import State
 
 Policy = Callable[[Any], int]
+Opponent = Union[Policy, str, Any]  # a callable, a bot spec string, or a bot (act(state))
 Observation = Dict[str, np.ndarray]  # {"observation": float32 (size,), "action_mask": int8 (num_actions,)}
 StepResult = Tuple[Observation, float, bool, bool, Dict[str, Any]]
 # "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
@@ -76,7 +80,7 @@ class DimsumEnv(gymnasium.Env):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, game_name: str, learner_seat: int = 0,
-                 opponents: Union[None, Policy, Mapping[int, Policy]] = None,
+                 opponents: Union[None, Opponent, Mapping[int, Opponent]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
                  illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any) -> None:
         self.game = make_sampled_game(game_name, options)
@@ -98,17 +102,38 @@ class DimsumEnv(gymnasium.Env):
         self.learner_steps = 0
         self.forfeited = False
 
-    def _opponent_policies(self, opponents) -> Dict[int, Policy]:
+    def _opponent_policies(self, opponents: Any) -> Dict[int, Policy]:
+        from . import bots
+
         seats = [p for p in range(self.game.players) if p != self.learner_seat]
         if opponents is None:
             return {p: self._random_policy for p in seats}
-        if callable(opponents):
-            return {p: opponents for p in seats}
-        policies = dict(opponents)
-        missing = [p for p in seats if not callable(policies.get(p))]
+        given = dict(opponents) if isinstance(opponents, Mapping) else {p: opponents for p in seats}
+        missing = [p for p in seats if p not in given]
         if missing:
-            raise ValueError(f"opponents has no callable policy for seats {missing}")
+            raise ValueError(f"opponents has no policy for seats {missing}")
+        self._bot_specs: Dict[int, Tuple[str, Dict[str, Any]]] = {}
+        policies: Dict[int, Policy] = {}
+        for seat in seats:
+            opponent = given[seat]
+            if isinstance(opponent, str):
+                self._bot_specs[seat] = bots.parse_spec(opponent)
+                bots.make(*self._bot_specs[seat][:1], self.game, 0, **self._bot_specs[seat][1])  # checked now
+                continue
+            try:
+                policies[seat] = bots.as_bot(opponent).act
+            except TypeError:
+                raise ValueError(f"opponents[{seat}] is not a callable, a bot or a bot spec string: "
+                                 f"{type(opponent).__name__}") from None
         return policies
+
+    def _make_spec_bots(self, deal_seed: int) -> None:
+        """The spec strings' bots for a new game, seeded from its deal and their seat."""
+        from . import bots
+        from .reference.rng import derive_seed
+
+        for seat, (kind, params) in getattr(self, "_bot_specs", {}).items():
+            self._policies[seat] = bots.make(kind, self.game, derive_seed(deal_seed, seat), **params).act
 
     def _random_policy(self, state) -> int:
         # from the env's np_random, so a seeded reset replays the same opponents
@@ -125,6 +150,7 @@ class DimsumEnv(gymnasium.Env):
             self.ticks = check_step_ticks(self.game, options["ticks"])
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
         self.state = self.game.new_state(deal_seed)
+        self._make_spec_bots(deal_seed)
         self.steps = 0
         self.learner_steps = 0
         self.forfeited = False

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Protocol, Tuple, Union, runtime_checkable
 
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotLike", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
+__all__ = ["Bot", "BotLike", "HeuristicBot", "IsmctsBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
 
 
 @runtime_checkable
@@ -139,3 +141,5 @@ def parse_list(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 
 
 register("random", RandomBot)
+register("heuristic", HeuristicBot)
+register("ismcts", IsmctsBot)

@@ -20,7 +20,8 @@ class RandomBot:
         legal = state.legal_actions()
         if not legal:
             raise ValueError("the random bot was asked to act where nobody may act (a terminal state)")
-        return legal[self._rng.bounded(len(legal))]
+        action: int = legal[self._rng.bounded(len(legal))]
+        return action
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"

@@ -8,15 +8,12 @@
 
 #include "bindings.hpp"
 
-namespace dimsum::bindings {
-void register_opponent_env(py::module_& m);  // opponent_env.cpp
-}  // namespace dimsum::bindings
-
 PYBIND11_MODULE(_batch, m, pybind11::mod_gil_not_used()) {
-  m.doc() = "dimsum's batch engine (pybind11): BatchEnv and random playouts in C++ with the GIL released.";
+  m.doc() = "dimsum's batch engine (pybind11): BatchEnv, random playouts and bots in C++ with the GIL released.";
   dimsum::bindings::register_playouts(m);
   dimsum::bindings::register_batch_env(m);
   dimsum::bindings::register_opponent_env(m);
+  dimsum::bindings::register_bots(m);
   m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
         "std::thread::hardware_concurrency() (at least 1).");
 }

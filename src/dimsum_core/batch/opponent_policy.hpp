@@ -5,15 +5,17 @@
 // own per-game stream, so a seed replays every game). It must read only what that player may
 // see: the learner-seat env hands it the full state, exactly as the per-move API does a bot.
 //
-// To plug in another policy (the heuristic bots, say), write it with that signature and add one
-// line to opponent_policies<G>() below; the env, the binding and the Python side find it by name
-// and need no change.
+// To plug in another policy, write it with that signature and add one line to
+// opponent_policies<G>() below; the env, the binding and the Python side find it by name and
+// need no change. "heuristic" is the heuristic bot of dimsum.bots (bots/heuristic.hpp), which
+// reads only what its player may see.
 #pragma once
 
 #include <array>
 #include <string_view>
 
 #include "../common/action_list.hpp"
+#include "../bots/heuristic.hpp"
 #include "../common/rng.hpp"
 
 namespace dimsum {
@@ -38,6 +40,7 @@ template <class G>
 constexpr auto opponent_policies() {
   return std::array{
       OpponentPolicy<G>{"random", &random_opponent<G>},
+      OpponentPolicy<G>{"heuristic", &heuristic_move<G>},
   };
 }
 

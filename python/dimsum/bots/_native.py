@@ -1,0 +1,49 @@
+"""What the C++ bots share (heuristic.py, ismcts.py): the game and state checks, and the seed
+of each call.
+
+Call k of a bot seeded ``seed`` draws from ``derive_seed(seed, k)`` (in C++): a fresh bot with the same
+seed replays the same choices, and nothing of the state's own generator (its real future) is
+used. The state crosses to C++ as ``state.to_bytes()``: C++ checks and validates it, and the
+search works on its own copies, so ``state`` is never changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def check_game(game: Any, kind: str) -> Any:
+    """``game`` if it is a compiled Game (``dimsum.make``), else a TypeError."""
+    from .._core import Game
+
+    if not isinstance(game, Game):
+        raise TypeError(f"the {kind} bot plays a Game from dimsum.make(...), got {type(game).__name__}")
+    return game
+
+
+class NativeBot:
+    """A bot whose choices are made in C++ (dimsum._batch); subclasses define ``_choose``."""
+
+    kind = "native"
+
+    def __init__(self, game: Any, seed: int) -> None:
+        self.game = check_game(game, self.kind)
+        self.seed = seed
+        self.calls = 0  # act() calls so far: call k is seeded derive_seed(seed, k)
+
+    def act(self, state: Any) -> int:
+        """A legal action for ``state.current_player``; ``state`` is not changed."""
+        if getattr(state, "game", None) != self.game:
+            raise ValueError(f"this {self.kind} bot plays {self.game!r}; the state is "
+                             f"{'of ' + repr(state.game) if hasattr(state, 'game') else 'not a dimsum state'}")
+        if state.is_terminal:
+            raise ValueError(f"the {self.kind} bot was asked to act where nobody may act (a terminal state)")
+        if state.is_chance_node:
+            raise ValueError(f"the {self.kind} bot was asked to act at a chance node; bots act only for players")
+        call = self.calls
+        self.calls += 1
+        g = self.game
+        return self._choose(g.name, g.config_bytes(), g.state_size, g.version[0], state.to_bytes(), call)
+
+    def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
+        raise NotImplementedError

@@ -1,0 +1,115 @@
+// The C++ bots (dimsum_core/bots/): the heuristic of each game and IS-MCTS, for
+// python/dimsum/bots/heuristic.py and ismcts.py. A position crosses as State.to_bytes() (a
+// header and the raw state, 0.05 us from Python): its length, magic and game checked (the
+// Python wrapper has checked that the state is of the bot's game and configuration) and the
+// position validated before any rule reads it, so that no bytes from Python can crash the
+// search. The search runs with the GIL released.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "bindings.hpp"
+#include "dimsum_core/bots/heuristic.hpp"
+#include "dimsum_core/bots/ismcts.hpp"
+#include "dimsum_core/games.hpp"
+
+namespace dimsum::bindings {
+namespace {
+
+constexpr size_t kHeaderBytes = 24;  // State.to_bytes' header (ARCHITECTURE section 5)
+
+// G's state from to_bytes() output; ValueError unless it is a valid decision node.
+template <class G>
+typename G::State decision_state(const typename G::Config& c, std::string_view bytes) {
+  using State = typename G::State;
+  const std::string name = G::kName;
+  if (bytes.size() != kHeaderBytes + sizeof(State) || std::memcmp(bytes.data(), "DSUM", 4) != 0)
+    throw py::value_error(name + ": a bot needs a state as State.to_bytes() gives it (" +
+                          std::to_string(kHeaderBytes + sizeof(State)) + " bytes), got " +
+                          std::to_string(bytes.size()) + " bytes");
+  uint16_t game_id;
+  std::memcpy(&game_id, bytes.data() + 6, sizeof game_id);
+  if (game_id != G::kGameId) throw py::value_error(name + ": these state bytes are another game's");
+  State s;
+  std::memcpy(&s, bytes.data() + kHeaderBytes, sizeof(State));
+  char err[512];
+  if (!G::validate(c, s, err, sizeof err)) throw py::value_error(err);
+  const int player = G::current_player(s);
+  if (player == kTerminalPlayer) throw py::value_error(name + ": the game is over; nobody may act");
+  if (player == kChancePlayer) throw py::value_error(name + ": the state is a chance node; a bot acts only for a player");
+  return s;
+}
+
+template <class F>
+void on_game(const std::string& game, F&& f) {
+  if (!dispatch_game(game.c_str(), std::forward<F>(f)))
+    throw py::value_error("game " + game + " is not compiled into this build of dimsum");
+}
+
+int heuristic_action(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
+                     const py::bytes& state, uint64_t seed, uint64_t call) {
+  int action = -1;
+  on_game(game, [&]<class G>() {
+    const auto c = config_from_bytes<G>(config, state_size, state_version);
+    const auto s = decision_state<G>(c, state);
+    Rng rng = Rng::from_seed(derive_seed(seed, call));
+    action = heuristic_move<G>(c, s, rng);
+  });
+  return action;
+}
+
+py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_t state_size,
+                        int64_t state_version, const py::bytes& state, int64_t simulations, double seconds, double c,
+                        double bias,
+                        const std::string& rollout, int threads, uint64_t seed, uint64_t call, double min_return,
+                        double max_return) {
+  bots::SearchParams p;
+  if (simulations < 1 && !(seconds > 0)) throw py::value_error("ismcts needs simulations >= 1 or seconds > 0");
+  if (threads < 1) throw py::value_error("threads must be >= 1");
+  if (rollout != "random" && rollout != "heuristic")
+    throw py::value_error("rollout must be 'random' or 'heuristic', got '" + rollout + "'");
+  p.simulations = simulations;
+  p.seconds = seconds;
+  p.c = c;
+  p.bias = bias;
+  p.rollout = rollout == "heuristic" ? bots::Rollout::kHeuristic : bots::Rollout::kRandom;
+  p.threads = threads;
+  p.seed = derive_seed(seed, call);
+  p.min_return = min_return;
+  p.max_return = max_return;
+  bots::SearchResult result;
+  try {
+    on_game(game, [&]<class G>() {
+      const auto cfg = config_from_bytes<G>(config, state_size, state_version);
+      const auto s = decision_state<G>(cfg, state);
+      py::gil_scoped_release release;
+      result = bots::ismcts_search<G>(cfg, s, p);
+    });
+  } catch (const ThreadStartError& e) {
+    raise_thread_start_error("ismcts", e);
+  }
+  py::list root;
+  for (const bots::RootStat& r : result.root) root.append(py::make_tuple(r.action, r.visits, r.mean));
+  return py::make_tuple(result.action, result.simulations, result.rollout_steps, root);
+}
+
+}  // namespace
+
+void register_bots(py::module_& m) {
+  m.def("heuristic_action", &heuristic_action, py::arg("game"), py::arg("config"), py::arg("state_size"),
+        py::arg("state_version"), py::arg("state"), py::arg("seed"), py::arg("call"),
+        "The game's heuristic move for the player to act in `state` (State.to_bytes()), its choices drawn "
+        "from derive_seed(seed, call).");
+  m.def("ismcts_search", &ismcts_search, py::arg("game"), py::arg("config"), py::arg("state_size"),
+        py::arg("state_version"), py::arg("state"), py::arg("simulations"), py::arg("seconds"), py::arg("c"),
+        py::arg("bias"),
+        py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
+        py::arg("max_return"),
+        "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); returns (action, simulations, "
+        "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action]).");
+}
+
+}  // namespace dimsum::bindings
