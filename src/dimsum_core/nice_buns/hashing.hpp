@@ -55,11 +55,21 @@ inline void change_count(State& s, int holder, Buns& where, int kind, int delta)
   else where.sub(kind, -delta);
 }
 
-// Takes the scalar block out of the key for the lifetime of the guard and puts it back after.
+// Keeps the scalar block's share of the key across one apply: the words as they were are kept
+// when the guard is made, and when it goes only the words that changed are re-keyed (a split
+// changes one word, most steps two: two or four splitmix64 instead of eight). The key is the same
+// as scalar_block_key's, word for word.
 struct ScalarBlockGuard {
   State& s;
-  explicit ScalarBlockGuard(State& state) : s(state) { s.hash ^= scalar_block_key(s); }
-  ~ScalarBlockGuard() { s.hash ^= scalar_block_key(s); }
+  uint64_t before[kBlockWords];
+  explicit ScalarBlockGuard(State& state) : s(state) { std::memcpy(before, &s.turn, kScalarBlockBytes); }
+  ~ScalarBlockGuard() {
+    uint64_t after[kBlockWords];
+    std::memcpy(after, &s.turn, kScalarBlockBytes);
+    for (int i = 0; i < kBlockWords; ++i)
+      if (after[i] != before[i])
+        s.hash ^= splitmix64(before[i] ^ kBlockSalts[i]) ^ splitmix64(after[i] ^ kBlockSalts[i]);
+  }
   ScalarBlockGuard(const ScalarBlockGuard&) = delete;
   ScalarBlockGuard& operator=(const ScalarBlockGuard&) = delete;
 };
