@@ -196,8 +196,9 @@ inline int holder_of(const Config& c, const State& s, int die) {
 int derive_current(const Config& c, const State& s);
 // The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
 int die_options(const Config& c, const State& s, int16_t* out);
-// How many entries die_options would list, without listing them (settle's forced-move test).
-int die_option_count(const Config& c, const State& s);
+// settle's forced-move test: how many entries die_options would list, counted up to two (0 the
+// die has no effect, 1 the move is forced and is written to *only, 2 the player decides).
+int die_outlook(const Config& c, const State& s, int* only);
 // Explicit mode, set-up: the first seat still owed a starting bun (NB-1), -1 when none is.
 int seat_owed_a_bun(const Config& c, const State& s);
 // The colours seat p may still receive as a starting bun: the bag's, the colours p holds at 0.

@@ -279,14 +279,13 @@ void settle(const Config& c, State& s) {
       if (draw_one(c, s)) return;
       continue;
     }
-    // Only counted here: with two options or more the player decides, and legal_actions lists
-    // them then (listing them here too ran die_options twice a decision).
-    const int n = die_option_count(c, s);
+    // Only counted here, up to two: with two options or more the player decides, and
+    // legal_actions lists them then; a single option comes with the count.
+    int only = -1;
+    const int n = die_outlook(c, s, &only);
     if (n >= 2) return;
     if (n == 1) {  // the only choice is made for the player
-      int16_t only[Engine::kMaxActions];
-      die_options(c, s, only);
-      if (act(c, s, only[0])) return;
+      if (act(c, s, only)) return;
     } else {
       enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
     }
@@ -371,64 +370,111 @@ constexpr unsigned movable_kinds(const Config& c) { return c.fish_movable ? 0x1F
 inline constexpr uint8_t kKindsIn[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                          1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
 
-// (seat, movable kind) pairs held by the seats other than h: what a steal or a swap takes.
-int movable_held_by_others(const Config& c, const State& s, int h) {
-  int n = 0;
+// What the die at s.die can act on, read once: the holder, the movable kinds each seat holds
+// (the holder's own entry 0 in `held`, so that loops over the others need no test) and how many
+// (seat, kind) pairs the others hold. die_options lists from it, die_outlook counts from it.
+struct DieView {
+  const Face& face;
+  int h;
+  unsigned mine;                  // movable kinds the holder has
+  unsigned held[kMaxPlayers];     // movable kinds each other seat has, 0 for the holder
+  int others;                     // sum of kKindsIn[held[t]]
+
+  DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
+    const unsigned movable = movable_kinds(c);
+    mine = s.front[h].present() & movable;
+    others = 0;
+    if (face.action == kSteal || face.action == kSwap) {
+      for (int t = 0; t < c.players; ++t) {
+        held[t] = t == h ? 0u : s.front[t].present() & movable;
+        others += kKindsIn[held[t]];
+      }
+    }
+  }
+};
+
+// The one (seat, kind) pair the other seats hold, when others == 1.
+inline void only_held(const Config& c, const DieView& v, int& seat, int& kind) {
   for (int t = 0; t < c.players; ++t)
-    if (t != h) n += kKindsIn[s.front[t].present() & movable_kinds(c)];
-  return n;
+    if (v.held[t]) {
+      seat = t;
+      kind = std::countr_zero(v.held[t]);
+      return;
+    }
 }
 
 }  // namespace
 
-int die_option_count(const Config& c, const State& s) {
-  const Face& face = face_of(c, s, s.die);
-  const int h = holder_of(c, s, s.die);
-  const int mine = kKindsIn[s.front[h].present() & movable_kinds(c)];
+int die_outlook(const Config& c, const State& s, int* only) {
+  const DieView v(c, s);
   int n = 0;
-  switch (face.action) {
-    case kTake: n = kKindsIn[face.colours & s.tray.present()]; break;
-    case kPutBack: n = mine; break;
-    case kGive: n = mine * (c.players - 1); break;
-    case kSteal: n = movable_held_by_others(c, s, h); break;
-    case kSwap: n = mine ? mine * movable_held_by_others(c, s, h) : 0; break;
-    default: break;
+  switch (v.face.action) {
+    case kTake: {
+      const unsigned m = v.face.colours & s.tray.present();
+      n = kKindsIn[m];
+      if (n == 1) *only = Config::kTake + std::countr_zero(m);
+      break;
+    }
+    case kPutBack:
+      n = kKindsIn[v.mine];
+      if (n == 1) *only = Config::kPutBack + std::countr_zero(v.mine);
+      break;
+    case kGive:
+      n = kKindsIn[v.mine] * (c.players - 1);
+      if (n == 1) *only = c.give_action(std::countr_zero(v.mine), 1 - v.h);  // two players: the other seat
+      break;
+    case kSteal:
+    case kSwap: {
+      n = v.others;
+      if (v.face.action == kSwap) n *= kKindsIn[v.mine];
+      if (n == 1) {
+        int t = 0, k = 0;
+        only_held(c, v, t, k);
+        *only = v.face.action == kSteal ? c.steal_action(k, t) : c.swap_action(std::countr_zero(v.mine), t, k);
+      }
+      break;
+    }
+    default:
+      break;
   }
-  return n && !c.mandatory_dice ? n + 1 : n;  // 'pass'
+  if (n && !c.mandatory_dice) return 2;  // 'pass' makes a second option
+  return n < 2 ? n : 2;
 }
 
 int die_options(const Config& c, const State& s, int16_t* out) {
-  const Face& face = face_of(c, s, s.die);
-  const int h = holder_of(c, s, s.die), P = c.players;
-  const unsigned movable = movable_kinds(c);
-  const unsigned mine = s.front[h].present() & movable;
+  const DieView v(c, s);
+  const int P = c.players, h = v.h;
   int n = 0;
   auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
   // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
-  switch (face.action) {
+  switch (v.face.action) {
     case kTake:  // NB-5
-      for_each_bit(face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
+      for_each_bit(v.face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
       break;
     case kPutBack:  // NB-5
-      for_each_bit(mine, [&](int k) { push(Config::kPutBack + k); });
+      for_each_bit(v.mine, [&](int k) { push(Config::kPutBack + k); });
       break;
     case kGive:  // NB-6
-      for_each_bit(mine, [&](int k) {
+      for_each_bit(v.mine, [&](int k) {
         for (int t = 0; t < P; ++t)
           if (t != h) push(c.give_action(k, t));
       });
       break;
-    case kSteal:
-      for (int k = 0; k < kKinds; ++k)
-        if (movable >> k & 1)
-          for (int t = 0; t < P; ++t)
-            if (t != h && s.front[t].get(k)) push(c.steal_action(k, t));
-      break;
-    case kSwap:
-      for_each_bit(mine, [&](int a) {
+    case kSteal: {
+      unsigned any = 0;
+      for (int t = 0; t < P; ++t) any |= v.held[t];
+      for_each_bit(any, [&](int k) {
         for (int t = 0; t < P; ++t)
-          if (t != h) for_each_bit(s.front[t].present() & movable, [&](int b) { push(c.swap_action(a, t, b)); });
+          if (v.held[t] >> k & 1) push(c.steal_action(k, t));
       });
+      break;
+    }
+    case kSwap:
+      if (v.others)
+        for_each_bit(v.mine, [&](int a) {
+          for (int t = 0; t < P; ++t)
+            for_each_bit(v.held[t], [&](int b) { push(c.swap_action(a, t, b)); });
+        });
       break;
     default:
       break;
