@@ -65,6 +65,14 @@ struct Buns {
   constexpr unsigned colours_with(int n) const {
     return ~nonzero_bytes(w ^ (static_cast<uint8_t>(n) * 0x0101010101010101ull)) & ((1u << kColours) - 1);
   }
+  // Bit k set when colour k has `n` buns or more (0 < n < 128): a byte with its top bit set
+  // stays at 0x80 or above after the subtraction (so no byte borrows from the next) and has its
+  // top bit left set exactly when its low seven bits are n or more; a top bit set before is n or more.
+  constexpr unsigned colours_at_least(int n) const {
+    constexpr uint64_t kTop = 0x8080808080808080ull;
+    const uint64_t top = (((w | kTop) - static_cast<uint64_t>(n) * 0x0101010101010101ull) | w) & kTop;
+    return static_cast<unsigned>(((top >> 7) * 0x0102040810204080ull) >> 56) & ((1u << kColours) - 1);
+  }
   // Bit i set when byte i of x is not zero, without a loop (present() runs several times a
   // step): adding 0x7F to a byte's low seven bits carries into its top bit unless they are all
   // zero, OR the top bit itself, then one multiply gathers the eight top bits (byte i's lands
@@ -84,6 +92,7 @@ struct Buns {
 // The byte tricks above, checked where they are written: each byte on its own, 0, 1, 0x7F, 0x80, 0xFF.
 static_assert(Buns{0x000000FF80007F01ull}.present() == 0b11011u);
 static_assert(Buns{0x0000000003000300ull}.colours_with(3) == 0b1010u && Buns{0}.colours_with(0) == 0b1111u);
+static_assert(Buns{0x00000000FF050403ull}.colours_at_least(4) == 0b1110u && Buns{0x7F80}.colours_at_least(127) == 0b11u);
 
 struct Face {
   uint8_t action;   // FaceAction

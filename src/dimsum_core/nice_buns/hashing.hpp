@@ -16,6 +16,7 @@
 // The bag is not hashed: it is everything not elsewhere. The RNG is not part of the key.
 #pragma once
 
+#include <array>
 #include <cstring>
 
 #include "../common/zobrist.hpp"
@@ -47,10 +48,24 @@ inline uint64_t scalar_block_key(const State& s) {
   return h;
 }
 
+// kBunSteps[slot * kTabledCounts + n]: the key change when a count goes from n to n + 1 (or back),
+// bun_key(n) ^ bun_key(n + 1) in one load; most changes are one bun (a draw, a take, a move).
+inline constexpr auto kBunSteps = [] {
+  std::array<uint64_t, kHolders * kKinds * kTabledCounts> steps{};
+  for (int slot = 0; slot < kHolders * kKinds; ++slot)
+    for (int n = 0; n + 1 < kTabledCounts; ++n)
+      steps[slot * kTabledCounts + n] = (n ? kBunKeys[slot * kTabledCounts + n] : 0) ^ kBunKeys[slot * kTabledCounts + n + 1];
+  return steps;
+}();
+
 // Adds `delta` (may be negative) buns of `kind` to `where`, held by `holder`, keeping the key.
 inline void change_count(State& s, int holder, Buns& where, int kind, int delta) {
   const int before = where.get(kind);
-  s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
+  const int low = delta < 0 ? before + delta : before;  // the smaller of the two counts
+  if ((delta == 1 || delta == -1) && low + 1 < kTabledCounts)
+    s.hash ^= kBunSteps[(holder * kKinds + kind) * kTabledCounts + low];
+  else
+    s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
   if (delta >= 0) where.add(kind, delta);
   else where.sub(kind, -delta);
 }

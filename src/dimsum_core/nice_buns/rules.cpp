@@ -123,12 +123,13 @@ void plate(const Config& c, State& s, int p, int colour) {
 // NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
 bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, int on) {
   const Buns& f = s.front[p];
-  for (int k = 0; k < kColours; ++k) {
-    const int with_fish = on == k ? fish : 0;
-    if (f.get(k) + with_fish >= c.greedy_size) {
-      to_bag(c, s, p, k, f.get(k), with_fish);
-      return true;
-    }
+  // the colours at greedy_size or more, the one the fish heads are on counted with them
+  unsigned greedy = f.colours_at_least(c.greedy_size);
+  if (on >= 0 && f.get(on) + fish >= c.greedy_size) greedy |= 1u << on;
+  if (greedy) {  // the first such colour, as NB-8 walks them
+    const int k = std::countr_zero(greedy);
+    to_bag(c, s, p, k, f.get(k), on == k ? fish : 0);
+    return true;
   }
   if (coloured == 0 && fish >= c.greedy_size) {  // fish heads alone form a set of their own
     to_bag(c, s, p, -1, 0, fish);
