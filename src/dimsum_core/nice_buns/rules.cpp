@@ -144,6 +144,13 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, 
 // tray, so settle() runs them again from step 1 after the chance nodes, as `continue` does.
 // Every repeat sends three or more buns back to the bag, so p's buns bound the loop.
 int run_cascade(const Config& c, State& s, int p) {
+  // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
+  // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
+  // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests.
+  if (s.front[p].get(kFish) == 0 && s.front[p].colours_at_least(c.set_size) == 0) {
+    s.fish_on[p] = -1;
+    return -1;
+  }
   for (int bound = s.front[p].total() + 1; bound > 0; --bound) {
     const Buns& f = s.front[p];
     // 1. NB-7: fish heads attach to the largest coloured set; a set still tied for largest
