@@ -196,7 +196,9 @@ static_assert(dimsum::Engine<Engine>);
 
 // Shared by rules.cpp, observe.cpp and state_io.cpp.
 inline const Face& face_of(const Config& c, const State& s, int die) { return c.faces[die][s.dice[die]]; }
-inline int chooser_of(const Config& c, const State& s) { return (s.roller + 1) % c.players; }
+inline int chooser_of(const Config& c, const State& s) {
+  return s.roller + 1 < c.players ? s.roller + 1 : 0;  // (roller + 1) % players, without a division
+}
 // NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest.
 inline int holder_of(const Config& c, const State& s, int die) {
   return (s.chooser_takes >> die & 1) ? chooser_of(c, s) : s.roller;

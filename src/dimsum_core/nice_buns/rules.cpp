@@ -210,8 +210,8 @@ inline void give_drawn(const Config& c, State& s, int k) {
 // NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
 // (NB-11). True when explicit mode stops at the draw's chance node.
 bool draw_one(const Config& c, State& s) {
-  const int in_bag = s.bag.total();
-  if (s.draws_left == 0 || in_bag == 0) {
+  const int in_bag = s.draws_left ? s.bag.total() : 0;  // the bag is counted only for a draw
+  if (in_bag == 0) {
     enter_die(c, s, s.die + 1);
     return false;
   }
@@ -390,7 +390,7 @@ struct DieView {
 
   DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
     const unsigned movable = movable_kinds(c);
-    mine = s.front[h].present() & movable;
+    mine = face.action == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
     others = 0;
     if (face.action == kSteal || face.action == kSwap) {
       for (int t = 0; t < c.players; ++t) {
