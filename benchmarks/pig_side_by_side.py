@@ -9,7 +9,11 @@ plays a whole game in C++ (the bots' steps, chance sampled in C++). Nice Buns' i
 
 - **Time**: the two loops run alternately in each round (the same machine for both), every
   round on fresh seeds (a replayed game lets the branch predictor learn it); medians of the
-  rounds. "Loop only" also takes out pig's per-game Python calls (two bots and a state made).
+  rounds. Both are timed in CPU time of the calling thread (``time.thread_time``, where both
+  loops run), not wall time: on a shared machine a loop that runs longer is preempted more
+  often, and wall time would charge it the other processes' time slices. Nice Buns plays
+  ``--nb-factor`` times as many games as pig in a round, so that both loops run for a similar
+  time. "Loop only" also takes out pig's per-game Python calls (the bots and a state made).
 - **Instructions** (``--callgrind``): each loop under ``valgrind --tool=callgrind`` at N games
   and at 0 (interpreter start-up and imports cancel out), the difference per decision and per
   game: the same on every run of the same build.
@@ -72,9 +76,11 @@ def pig_setup_only(pyspiel, game, games: int, seeds) -> None:
         game.new_initial_state()
 
 
-def timed_rounds(games: int = 200, rounds: int = 5, players=PLAYERS, on_round=None) -> dict:
-    """Seconds per round of each loop, alternating within every round. Returns
-    {players: {"pig": [...], "pig_setup": [...], "nice_buns": [...], "decisions": [...]}}."""
+def timed_rounds(games: int = 200, rounds: int = 5, players=PLAYERS, nb_factor: int = 20) -> dict:
+    """CPU seconds per game of each loop in every round (pig plays `games` games a round, Nice
+    Buns nb_factor times as many), alternating within every round. Returns {players: {"pig":
+    [...], "pig_setup": [...], "nice_buns": [...], "decisions": [...]}}, "decisions" being Nice
+    Buns' decisions per game in each round."""
     import pyspiel
 
     import dimsum
@@ -85,39 +91,39 @@ def timed_rounds(games: int = 200, rounds: int = 5, players=PLAYERS, on_round=No
     out = {p: {"pig": [], "pig_setup": [], "nice_buns": [], "decisions": []} for p in players}
     ours = {p: dimsum.make("nice_buns", **dict(CONFIGS["nice_buns"], players=p)) for p in players}
     pigs = {p: pig_game(pyspiel, p) for p in players}
-    for r in range(rounds):
+    clock = time.thread_time
+    nb_games = games * nb_factor
+    for _ in range(rounds):
         for p in players:
-            start = time.perf_counter()
+            start = clock()
             play_pig(pyspiel, pigs[p], games, seeds)
-            out[p]["pig"].append(time.perf_counter() - start)
-            start = time.perf_counter()
+            out[p]["pig"].append((clock() - start) / games)
+            start = clock()
             pig_setup_only(pyspiel, pigs[p], games, seeds)
-            out[p]["pig_setup"].append(time.perf_counter() - start)
-            start = time.perf_counter()
-            _, lengths = dimsum.random_playouts(ours[p], games, seed=next(seeds))
-            out[p]["nice_buns"].append(time.perf_counter() - start)
-            out[p]["decisions"].append(int(lengths.sum()))
-        if on_round:
-            on_round(r)
+            out[p]["pig_setup"].append((clock() - start) / games)
+            start = clock()
+            _, lengths = dimsum.random_playouts(ours[p], nb_games, seed=next(seeds))
+            out[p]["nice_buns"].append((clock() - start) / nb_games)
+            out[p]["decisions"].append(int(lengths.sum()) / nb_games)
     return out
 
 
-def time_table(measured: dict, games: int, pig_decisions: dict) -> list:
+def time_table(measured: dict, pig_decisions: dict) -> list:
     """Rows of ns per decision and the ratios pig / Nice Buns, per decision and per game."""
     rows = []
     for p, m in measured.items():
-        ours = statistics.median(m["nice_buns"])
-        our_decisions = statistics.mean(m["decisions"])
+        ours = statistics.median(m["nice_buns"])  # seconds per game
+        our_decisions = statistics.mean(m["decisions"])  # per game
         pig = statistics.median(m["pig"])
         pig_loop = pig - statistics.median(m["pig_setup"])
-        pig_d = pig_decisions[p] * games
+        pig_d = pig_decisions[p]
         rows.append({
             "players": p,
             "nice_buns_ns_per_decision": ours / our_decisions * 1e9,
-            "nice_buns_decisions_per_game": our_decisions / games,
+            "nice_buns_decisions_per_game": our_decisions,
             "pig_ns_per_decision": pig / pig_d * 1e9,
             "pig_loop_ns_per_decision": pig_loop / pig_d * 1e9,
-            "pig_decisions_per_game": pig_decisions[p],
+            "pig_decisions_per_game": pig_d,
             "per_decision": (pig / pig_d) / (ours / our_decisions),
             "per_game": pig / ours,
             "loop_per_decision": (pig_loop / pig_d) / (ours / our_decisions),
@@ -190,8 +196,9 @@ def callgrind_table(players=PLAYERS, games: int = 300, pig_games: int = 1000, pi
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="games of each loop per round")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=200, help="games of pig per round")
+    parser.add_argument("--nb-factor", type=int, default=20, help="Nice Buns plays this many times pig's games")
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--pig-count-games", type=int, default=4000,
                         help="games of the Python loop that counts pig's decisions per game")
     parser.add_argument("--callgrind", action="store_true", help="also count instructions (valgrind)")
@@ -199,7 +206,7 @@ def main(argv=None) -> int:
     import pyspiel
 
     pig_decisions = {p: pig_decisions_per_game(pig_game(pyspiel, p), args.pig_count_games) for p in PLAYERS}
-    rows = time_table(timed_rounds(args.games, args.rounds), args.games, pig_decisions)
+    rows = time_table(timed_rounds(args.games, args.rounds, nb_factor=args.nb_factor), pig_decisions)
     print("| players | Nice Buns ns/decision | decisions/game | pig ns/decision | pig decisions/game "
           "| / pig per decision | / pig per game | / pig loop only, per decision | per game |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
