@@ -121,7 +121,7 @@ void plate(const Config& c, State& s, int p, int colour) {
 }
 
 // NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
-bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, int on) {
+bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colour, int on) {
   const Buns& f = s.front[p];
   // the colours at greedy_size or more, the one the fish heads are on counted with them
   unsigned greedy = f.colours_at_least(c.greedy_size);
@@ -131,7 +131,7 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, 
     to_bag(c, s, p, k, f.get(k), on == k ? fish : 0);
     return true;
   }
-  if (coloured == 0 && fish >= c.greedy_size) {  // fish heads alone form a set of their own
+  if (!any_colour && fish >= c.greedy_size) {  // fish heads alone form a set of their own
     to_bag(c, s, p, -1, 0, fish);
     return true;
   }
@@ -142,7 +142,10 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, 
 // kPlatePhase when the owner must decide, -1 when done (s.winner is set if p won); in explicit
 // mode kTrayPhase when buns went back and the tray must top up first: the steps never read the
 // tray, so settle() runs them again from step 1 after the chance nodes, as `continue` does.
-// Every repeat sends three or more buns back to the bag, so p's buns bound the loop.
+// Every repeat sends three or more buns back to the bag, so p's buns bound the loop: fewer than
+// 256 of each kind.
+inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
+
 int run_cascade(const Config& c, State& s, int p) {
   // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
   // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
@@ -151,12 +154,13 @@ int run_cascade(const Config& c, State& s, int p) {
     s.fish_on[p] = -1;
     return -1;
   }
-  for (int bound = s.front[p].total() + 1; bound > 0; --bound) {
+  for (int repeat = 0; repeat < kCascadeRepeats; ++repeat) {
     const Buns& f = s.front[p];
     // 1. NB-7: fish heads attach to the largest coloured set; a set still tied for largest
     //    keeps them; otherwise the single largest, or the tiebreak.
-    const int fish = f.get(kFish), coloured = f.coloured();
-    if (fish == 0 || coloured == 0) {
+    const int fish = f.get(kFish);
+    const bool any_colour = (f.w & ((1ull << Buns::shift(kColours)) - 1)) != 0;
+    if (fish == 0 || !any_colour) {
       s.fish_on[p] = -1;
     } else {
       const int largest = f.largest_colour_count();
@@ -171,7 +175,7 @@ int run_cascade(const Config& c, State& s, int p) {
       }
     }
     // 2. NB-8: greedy sets go back.
-    if (send_back_greedy(c, s, p, fish, coloured, s.fish_on[p])) {
+    if (send_back_greedy(c, s, p, fish, any_colour, s.fish_on[p])) {
       if (s.phase == kTrayPhase) return kTrayPhase;
       continue;
     }
