@@ -76,18 +76,19 @@ def pig_setup_only(pyspiel, game, games: int, seeds) -> None:
         game.new_initial_state()
 
 
-def timed_rounds(games: int = 200, rounds: int = 5, players=PLAYERS, nb_factor: int = 20) -> dict:
+def timed_rounds(games: int = 200, rounds: int = 5, players=PLAYERS, nb_factor: int = 20, seeds=None) -> dict:
     """CPU seconds per game of each loop in every round (pig plays `games` games a round, Nice
     Buns nb_factor times as many), alternating within every round. Returns {players: {"pig":
     [...], "pig_setup": [...], "nice_buns": [...], "decisions": [...]}}, "decisions" being Nice
-    Buns' decisions per game in each round."""
+    Buns' decisions per game in each round. `seeds`: an iterator of fresh seeds (pass the same
+    one to calls that make one round each, so that no round replays another's games)."""
     import pyspiel
 
     import dimsum
 
     from .workloads import CONFIGS
 
-    seeds = iter(range(1, 10**9))
+    seeds = seeds if seeds is not None else iter(range(1, 10**9))
     out = {p: {"pig": [], "pig_setup": [], "nice_buns": [], "decisions": []} for p in players}
     ours = {p: dimsum.make("nice_buns", **dict(CONFIGS["nice_buns"], players=p)) for p in players}
     pigs = {p: pig_game(pyspiel, p) for p in players}

@@ -73,9 +73,10 @@ def test_peer_openspiel_pig_bots_side_by_side(benchmark):
     benchmark.group = "peer:pig"
     games = 200
     measured = {}
+    seeds = iter(range(1, 10**9))  # shared by the rounds: each plays new games
 
     def one_round():  # one round of every loop; the rounds' times add up in `measured`
-        for players, times in timed_rounds(games, rounds=1).items():
+        for players, times in timed_rounds(games, rounds=1, seeds=seeds).items():
             for key, values in times.items():
                 measured.setdefault(players, {}).setdefault(key, []).extend(values)
 
