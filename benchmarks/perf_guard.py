@@ -14,6 +14,7 @@ Two checks, both deterministic:
 
     python benchmarks/perf_guard.py --quick      # what .ci/run runs
     python benchmarks/perf_guard.py --update     # record a new baseline (commit the JSON)
+    python benchmarks/perf_guard.py --quick --update --game nice_buns   # one game's entries only
 
 Instruction counts depend on the compiler and the Python version, so the committed baseline
 holds for machines like this project's. Elsewhere (GitHub's runners, bench.yml) the workflow
@@ -133,6 +134,9 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", type=Path, default=BASELINE, help="the baseline JSON to compare with or write")
     parser.add_argument("--signature-only", action="store_true", help="check the bench signatures only")
     parser.add_argument("--counts-only", action="store_true", help="check the instruction counts only")
+    parser.add_argument("--game", action="append", choices=list(CONFIGS), metavar="NAME",
+                        help="measure only this game (repeatable); with --update the other games' entries "
+                             "are kept as they are")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
@@ -142,10 +146,17 @@ def main(argv=None) -> int:
 
     failures = []
     # per-step counts depend on which games a workload plays, so quick and full keep their own
-    measured = {"machine": machine(), "signature": {},
-                "instructions_per_step": dict(baseline.get("instructions_per_step", {}), **{mode: {}})}
+    games = args.game or list(CONFIGS)
+
+    def others(entries: dict) -> dict:
+        """The entries of the games not measured now (--game): --update keeps them as they are."""
+        return {k: v for k, v in entries.items() if k.split("/")[0] not in games}
+
+    counts = baseline.get("instructions_per_step", {})
+    measured = {"machine": machine(), "signature": others(baseline.get("signature", {})),
+                "instructions_per_step": dict(counts, **{mode: others(counts.get(mode, {}))})}
     print(f"{'workload':32} {'instr/step':>12} {'baseline':>12} {'ratio':>7}")
-    for name in CONFIGS:  # every registered game, its profile's bench options
+    for name in games:  # every registered game (or those of --game), its profile's bench options
         sig = signature(name)
         measured["signature"][name] = sig
         expected = baseline.get("signature", {}).get(name)

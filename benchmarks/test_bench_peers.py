@@ -4,18 +4,13 @@ OpenSpiel: pig (dice, the peer of Nice Buns), gin_rummy (draw and discard, the p
 hanabi (cooperative, hidden information, the peer of Dim Sum Jam), each as a Python loop
 (legal_actions, random.choice, apply_action, chance sampled from chance_outcomes) and, for pig,
 whole games in C++ through evaluate_bots, also side by side with Nice Buns' C++ playouts in one
-run (per decision and per game). RLCard: gin-rummy. Skipped when a peer is not installed.
+run, with the same number of players (per decision and per game; benchmarks/pig_side_by_side.py).
+RLCard: gin-rummy. Skipped when a peer is not installed.
 """
 
 import random
-import statistics
-import time
 
 import pytest
-
-import dimsum
-
-from .workloads import CONFIGS
 
 GAMES = 4
 
@@ -66,73 +61,37 @@ def test_peer_openspiel_pig_cpp_bots(benchmark):
     benchmark.extra_info["games_per_call"] = 50
 
 
-def _pig_decisions_per_game(game, games=1000, seed=0):
-    """The mean number of decisions in a uniformly random game of pig. evaluate_bots does not
-    report it, so it is counted in a Python loop over the same game and policy (2,000 games give
-    it to about 2%)."""
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-    return decisions / games
-
-
 def test_peer_openspiel_pig_bots_side_by_side(benchmark):
     """pig's native rollout loop (evaluate_bots with C++ uniform random bots) and Nice Buns' C++
-    playouts (one thread), timed alternately in each round so that both see the same machine. The
-    ratios (pig's time / ours, per decision and per game) are in extra_info and printed (-s)."""
+    playouts (one thread), with the same number of players, timed alternately in each round on
+    fresh seeds, in CPU time (benchmarks/pig_side_by_side.py). The benchmark's own time is a
+    round of all of them. The ratios (pig's time / ours, per decision and
+    per game) are in extra_info and printed (-s)."""
     pyspiel = pytest.importorskip("pyspiel")
-    pig = pyspiel.load_game("pig")
+    from .pig_side_by_side import PLAYERS, pig_decisions_per_game, pig_game, time_table, timed_rounds
+
     benchmark.group = "peer:pig"
     games = 200
-    ours = {p: dimsum.make("nice_buns", **dict(CONFIGS["nice_buns"], players=p)) for p in (2, 4)}
-    seeds = iter(range(10**9))
-    times = {"pig": [], "pig_setup": []}
-    decisions = {}
-    times.update({p: [] for p in ours})
+    measured = {}
+    seeds = iter(range(1, 10**9))  # shared by the rounds: each plays new games
 
-    def one_round():
-        start = time.perf_counter()
-        for _ in range(games):
-            bots = [pyspiel.make_uniform_random_bot(p, next(seeds)) for p in range(2)]
-            pyspiel.evaluate_bots(pig.new_initial_state(), bots, next(seeds))
-        times["pig"].append(time.perf_counter() - start)
-        start = time.perf_counter()  # the Python calls of each pig game without the game: made bots, a state
-        for _ in range(games):
-            bots = [pyspiel.make_uniform_random_bot(p, next(seeds)) for p in range(2)]
-            pig.new_initial_state()
-        times["pig_setup"].append(time.perf_counter() - start)
-        for players, game in ours.items():
-            start = time.perf_counter()
-            _, lengths = dimsum.random_playouts(game, games, seed=len(times[players]))
-            times[players].append(time.perf_counter() - start)
-            decisions[players] = int(lengths.sum())  # every step of a sampled game is a decision
+    def one_round():  # one round of every loop; the rounds' times add up in `measured`
+        for players, times in timed_rounds(games, rounds=1, seeds=seeds).items():
+            for key, values in times.items():
+                measured.setdefault(players, {}).setdefault(key, []).extend(values)
 
     benchmark.pedantic(one_round, rounds=5, iterations=1)
-    benchmark.extra_info["games_per_call"] = games
-    pig_decisions = _pig_decisions_per_game(pig, 2000) * games
-    # pig's time with and without its per-game Python calls (ours makes one call for all games):
-    # the second is the stricter comparison, pig's C++ loop alone
-    pig_times = {"pig": statistics.median(times["pig"]),
-                 "pig_loop_only": statistics.median(times["pig"]) - statistics.median(times["pig_setup"])}
-    for players in ours:
-        our_time = statistics.median(times[players])
-        print(f"\nnice_buns players={players}: {our_time / decisions[players] * 1e9:.1f} ns per decision, "
-              f"{decisions[players] / games:.1f} decisions per game")
-        for label, pig_time in pig_times.items():
-            per_game = pig_time / our_time
-            per_decision = (pig_time / pig_decisions) / (our_time / decisions[players])
-            benchmark.extra_info[f"nice_buns_{players}p_vs_{label}_per_game"] = round(per_game, 2)
-            benchmark.extra_info[f"nice_buns_{players}p_vs_{label}_per_decision"] = round(per_decision, 2)
-            print(f"  {label}: {pig_time / pig_decisions * 1e9:.1f} ns per decision, {pig_decisions / games:.1f} "
-                  f"per game; nice_buns is {per_decision:.2f}x it per decision, {per_game:.2f}x per game")
+    pig_decisions = {p: pig_decisions_per_game(pig_game(pyspiel, p), 2000) for p in PLAYERS}
+    for row in time_table(measured, pig_decisions):
+        p = row["players"]
+        for key in ("per_decision", "per_game", "loop_per_decision", "loop_per_game"):
+            benchmark.extra_info[f"nice_buns_{p}p_vs_pig_{p}p_{key}"] = round(row[key], 2)
+        print(f"\nnice_buns players={p}: {row['nice_buns_ns_per_decision']:.1f} ns per decision, "
+              f"{row['nice_buns_decisions_per_game']:.1f} decisions per game; pig players={p}: "
+              f"{row['pig_ns_per_decision']:.1f} ns per decision ({row['pig_loop_ns_per_decision']:.1f} loop only), "
+              f"{row['pig_decisions_per_game']:.1f} per game; nice_buns is {row['per_decision']:.2f}x pig per "
+              f"decision ({row['loop_per_decision']:.2f}x its loop only), {row['per_game']:.2f}x per game "
+              f"({row['loop_per_game']:.2f}x)")
 
 
 def test_peer_rlcard_gin_rummy(benchmark):

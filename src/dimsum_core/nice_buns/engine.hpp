@@ -65,6 +65,14 @@ struct Buns {
   constexpr unsigned colours_with(int n) const {
     return ~nonzero_bytes(w ^ (static_cast<uint8_t>(n) * 0x0101010101010101ull)) & ((1u << kColours) - 1);
   }
+  // Bit k set when colour k has `n` buns or more (0 < n < 128): a byte with its top bit set
+  // stays at 0x80 or above after the subtraction (so no byte borrows from the next) and has its
+  // top bit left set exactly when its low seven bits are n or more; a top bit set before is n or more.
+  constexpr unsigned colours_at_least(int n) const {
+    constexpr uint64_t kTop = 0x8080808080808080ull;
+    const uint64_t top = (((w | kTop) - static_cast<uint64_t>(n) * 0x0101010101010101ull) | w) & kTop;
+    return static_cast<unsigned>(((top >> 7) * 0x0102040810204080ull) >> 56) & ((1u << kColours) - 1);
+  }
   // Bit i set when byte i of x is not zero, without a loop (present() runs several times a
   // step): adding 0x7F to a byte's low seven bits carries into its top bit unless they are all
   // zero, OR the top bit itself, then one multiply gathers the eight top bits (byte i's lands
@@ -84,6 +92,7 @@ struct Buns {
 // The byte tricks above, checked where they are written: each byte on its own, 0, 1, 0x7F, 0x80, 0xFF.
 static_assert(Buns{0x000000FF80007F01ull}.present() == 0b11011u);
 static_assert(Buns{0x0000000003000300ull}.colours_with(3) == 0b1010u && Buns{0}.colours_with(0) == 0b1111u);
+static_assert(Buns{0x00000000FF050403ull}.colours_at_least(4) == 0b1110u && Buns{0x7F80}.colours_at_least(127) == 0b11u);
 
 struct Face {
   uint8_t action;   // FaceAction
@@ -187,7 +196,9 @@ static_assert(dimsum::Engine<Engine>);
 
 // Shared by rules.cpp, observe.cpp and state_io.cpp.
 inline const Face& face_of(const Config& c, const State& s, int die) { return c.faces[die][s.dice[die]]; }
-inline int chooser_of(const Config& c, const State& s) { return (s.roller + 1) % c.players; }
+inline int chooser_of(const Config& c, const State& s) {
+  return s.roller + 1 < c.players ? s.roller + 1 : 0;  // (roller + 1) % players, without a division
+}
 // NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest.
 inline int holder_of(const Config& c, const State& s, int die) {
   return (s.chooser_takes >> die & 1) ? chooser_of(c, s) : s.roller;
@@ -196,8 +207,9 @@ inline int holder_of(const Config& c, const State& s, int die) {
 int derive_current(const Config& c, const State& s);
 // The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
 int die_options(const Config& c, const State& s, int16_t* out);
-// How many entries die_options would list, without listing them (settle's forced-move test).
-int die_option_count(const Config& c, const State& s);
+// settle's forced-move test: how many entries die_options would list, counted up to two (0 the
+// die has no effect, 1 the move is forced and is written to *only, 2 the player decides).
+int die_outlook(const Config& c, const State& s, int* only);
 // Explicit mode, set-up: the first seat still owed a starting bun (NB-1), -1 when none is.
 int seat_owed_a_bun(const Config& c, const State& s);
 // The colours seat p may still receive as a starting bun: the bag's, the colours p holds at 0.

@@ -16,6 +16,7 @@
 // The bag is not hashed: it is everything not elsewhere. The RNG is not part of the key.
 #pragma once
 
+#include <array>
 #include <cstring>
 
 #include "../common/zobrist.hpp"
@@ -47,19 +48,43 @@ inline uint64_t scalar_block_key(const State& s) {
   return h;
 }
 
+// kBunSteps[slot * kTabledCounts + n]: the key change when a count goes from n to n + 1 (or back),
+// bun_key(n) ^ bun_key(n + 1) in one load; most changes are one bun (a draw, a take, a move).
+inline constexpr auto kBunSteps = [] {
+  std::array<uint64_t, kHolders * kKinds * kTabledCounts> steps{};
+  for (int slot = 0; slot < kHolders * kKinds; ++slot)
+    for (int n = 0; n + 1 < kTabledCounts; ++n)
+      steps[slot * kTabledCounts + n] = (n ? kBunKeys[slot * kTabledCounts + n] : 0) ^ kBunKeys[slot * kTabledCounts + n + 1];
+  return steps;
+}();
+
 // Adds `delta` (may be negative) buns of `kind` to `where`, held by `holder`, keeping the key.
 inline void change_count(State& s, int holder, Buns& where, int kind, int delta) {
   const int before = where.get(kind);
-  s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
+  const int low = delta < 0 ? before + delta : before;  // the smaller of the two counts
+  if ((delta == 1 || delta == -1) && low + 1 < kTabledCounts)
+    s.hash ^= kBunSteps[(holder * kKinds + kind) * kTabledCounts + low];
+  else
+    s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
   if (delta >= 0) where.add(kind, delta);
   else where.sub(kind, -delta);
 }
 
-// Takes the scalar block out of the key for the lifetime of the guard and puts it back after.
+// Keeps the scalar block's share of the key across one apply: the words as they were are kept
+// when the guard is made, and when it goes only the words that changed are re-keyed (a split
+// changes one word, most steps two: two or four splitmix64 instead of eight). The key is the same
+// as scalar_block_key's, word for word.
 struct ScalarBlockGuard {
   State& s;
-  explicit ScalarBlockGuard(State& state) : s(state) { s.hash ^= scalar_block_key(s); }
-  ~ScalarBlockGuard() { s.hash ^= scalar_block_key(s); }
+  uint64_t before[kBlockWords];
+  explicit ScalarBlockGuard(State& state) : s(state) { std::memcpy(before, &s.turn, kScalarBlockBytes); }
+  ~ScalarBlockGuard() {
+    uint64_t after[kBlockWords];
+    std::memcpy(after, &s.turn, kScalarBlockBytes);
+    for (int i = 0; i < kBlockWords; ++i)
+      if (after[i] != before[i])
+        s.hash ^= splitmix64(before[i] ^ kBlockSalts[i]) ^ splitmix64(after[i] ^ kBlockSalts[i]);
+  }
   ScalarBlockGuard(const ScalarBlockGuard&) = delete;
   ScalarBlockGuard& operator=(const ScalarBlockGuard&) = delete;
 };

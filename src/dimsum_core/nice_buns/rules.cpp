@@ -121,16 +121,17 @@ void plate(const Config& c, State& s, int p, int colour) {
 }
 
 // NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
-bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, int on) {
+bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colour, int on) {
   const Buns& f = s.front[p];
-  for (int k = 0; k < kColours; ++k) {
-    const int with_fish = on == k ? fish : 0;
-    if (f.get(k) + with_fish >= c.greedy_size) {
-      to_bag(c, s, p, k, f.get(k), with_fish);
-      return true;
-    }
+  // the colours at greedy_size or more, the one the fish heads are on counted with them
+  unsigned greedy = f.colours_at_least(c.greedy_size);
+  if (on >= 0 && f.get(on) + fish >= c.greedy_size) greedy |= 1u << on;
+  if (greedy) {  // the first such colour, as NB-8 walks them
+    const int k = std::countr_zero(greedy);
+    to_bag(c, s, p, k, f.get(k), on == k ? fish : 0);
+    return true;
   }
-  if (coloured == 0 && fish >= c.greedy_size) {  // fish heads alone form a set of their own
+  if (!any_colour && fish >= c.greedy_size) {  // fish heads alone form a set of their own
     to_bag(c, s, p, -1, 0, fish);
     return true;
   }
@@ -141,14 +142,25 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, int coloured, 
 // kPlatePhase when the owner must decide, -1 when done (s.winner is set if p won); in explicit
 // mode kTrayPhase when buns went back and the tray must top up first: the steps never read the
 // tray, so settle() runs them again from step 1 after the chance nodes, as `continue` does.
-// Every repeat sends three or more buns back to the bag, so p's buns bound the loop.
+// Every repeat sends three or more buns back to the bag, so p's buns bound the loop: fewer than
+// 256 of each kind.
+inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
+
 int run_cascade(const Config& c, State& s, int p) {
-  for (int bound = s.front[p].total() + 1; bound > 0; --bound) {
+  // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
+  // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
+  // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests.
+  if (s.front[p].get(kFish) == 0 && s.front[p].colours_at_least(c.set_size) == 0) {
+    s.fish_on[p] = -1;
+    return -1;
+  }
+  for (int repeat = 0; repeat < kCascadeRepeats; ++repeat) {
     const Buns& f = s.front[p];
     // 1. NB-7: fish heads attach to the largest coloured set; a set still tied for largest
     //    keeps them; otherwise the single largest, or the tiebreak.
-    const int fish = f.get(kFish), coloured = f.coloured();
-    if (fish == 0 || coloured == 0) {
+    const int fish = f.get(kFish);
+    const bool any_colour = (f.w & ((1ull << Buns::shift(kColours)) - 1)) != 0;
+    if (fish == 0 || !any_colour) {
       s.fish_on[p] = -1;
     } else {
       const int largest = f.largest_colour_count();
@@ -163,7 +175,7 @@ int run_cascade(const Config& c, State& s, int p) {
       }
     }
     // 2. NB-8: greedy sets go back.
-    if (send_back_greedy(c, s, p, fish, coloured, s.fish_on[p])) {
+    if (send_back_greedy(c, s, p, fish, any_colour, s.fish_on[p])) {
       if (s.phase == kTrayPhase) return kTrayPhase;
       continue;
     }
@@ -202,8 +214,8 @@ inline void give_drawn(const Config& c, State& s, int k) {
 // NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
 // (NB-11). True when explicit mode stops at the draw's chance node.
 bool draw_one(const Config& c, State& s) {
-  const int in_bag = s.bag.total();
-  if (s.draws_left == 0 || in_bag == 0) {
+  const int in_bag = s.draws_left ? s.bag.total() : 0;  // the bag is counted only for a draw
+  if (in_bag == 0) {
     enter_die(c, s, s.die + 1);
     return false;
   }
@@ -279,14 +291,13 @@ void settle(const Config& c, State& s) {
       if (draw_one(c, s)) return;
       continue;
     }
-    // Only counted here: with two options or more the player decides, and legal_actions lists
-    // them then (listing them here too ran die_options twice a decision).
-    const int n = die_option_count(c, s);
+    // Only counted here, up to two: with two options or more the player decides, and
+    // legal_actions lists them then; a single option comes with the count.
+    int only = -1;
+    const int n = die_outlook(c, s, &only);
     if (n >= 2) return;
     if (n == 1) {  // the only choice is made for the player
-      int16_t only[Engine::kMaxActions];
-      die_options(c, s, only);
-      if (act(c, s, only[0])) return;
+      if (act(c, s, only)) return;
     } else {
       enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
     }
@@ -371,64 +382,111 @@ constexpr unsigned movable_kinds(const Config& c) { return c.fish_movable ? 0x1F
 inline constexpr uint8_t kKindsIn[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
                                          1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
 
-// (seat, movable kind) pairs held by the seats other than h: what a steal or a swap takes.
-int movable_held_by_others(const Config& c, const State& s, int h) {
-  int n = 0;
+// What the die at s.die can act on, read once: the holder, the movable kinds each seat holds
+// (the holder's own entry 0 in `held`, so that loops over the others need no test) and how many
+// (seat, kind) pairs the others hold. die_options lists from it, die_outlook counts from it.
+struct DieView {
+  const Face& face;
+  int h;
+  unsigned mine;                  // movable kinds the holder has
+  unsigned held[kMaxPlayers];     // movable kinds each other seat has, 0 for the holder
+  int others;                     // sum of kKindsIn[held[t]]
+
+  DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
+    const unsigned movable = movable_kinds(c);
+    mine = face.action == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
+    others = 0;
+    if (face.action == kSteal || face.action == kSwap) {
+      for (int t = 0; t < c.players; ++t) {
+        held[t] = t == h ? 0u : s.front[t].present() & movable;
+        others += kKindsIn[held[t]];
+      }
+    }
+  }
+};
+
+// The one (seat, kind) pair the other seats hold, when others == 1.
+inline void only_held(const Config& c, const DieView& v, int& seat, int& kind) {
   for (int t = 0; t < c.players; ++t)
-    if (t != h) n += kKindsIn[s.front[t].present() & movable_kinds(c)];
-  return n;
+    if (v.held[t]) {
+      seat = t;
+      kind = std::countr_zero(v.held[t]);
+      return;
+    }
 }
 
 }  // namespace
 
-int die_option_count(const Config& c, const State& s) {
-  const Face& face = face_of(c, s, s.die);
-  const int h = holder_of(c, s, s.die);
-  const int mine = kKindsIn[s.front[h].present() & movable_kinds(c)];
+int die_outlook(const Config& c, const State& s, int* only) {
+  const DieView v(c, s);
   int n = 0;
-  switch (face.action) {
-    case kTake: n = kKindsIn[face.colours & s.tray.present()]; break;
-    case kPutBack: n = mine; break;
-    case kGive: n = mine * (c.players - 1); break;
-    case kSteal: n = movable_held_by_others(c, s, h); break;
-    case kSwap: n = mine ? mine * movable_held_by_others(c, s, h) : 0; break;
-    default: break;
+  switch (v.face.action) {
+    case kTake: {
+      const unsigned m = v.face.colours & s.tray.present();
+      n = kKindsIn[m];
+      if (n == 1) *only = Config::kTake + std::countr_zero(m);
+      break;
+    }
+    case kPutBack:
+      n = kKindsIn[v.mine];
+      if (n == 1) *only = Config::kPutBack + std::countr_zero(v.mine);
+      break;
+    case kGive:
+      n = kKindsIn[v.mine] * (c.players - 1);
+      if (n == 1) *only = c.give_action(std::countr_zero(v.mine), 1 - v.h);  // two players: the other seat
+      break;
+    case kSteal:
+    case kSwap: {
+      n = v.others;
+      if (v.face.action == kSwap) n *= kKindsIn[v.mine];
+      if (n == 1) {
+        int t = 0, k = 0;
+        only_held(c, v, t, k);
+        *only = v.face.action == kSteal ? c.steal_action(k, t) : c.swap_action(std::countr_zero(v.mine), t, k);
+      }
+      break;
+    }
+    default:
+      break;
   }
-  return n && !c.mandatory_dice ? n + 1 : n;  // 'pass'
+  if (n && !c.mandatory_dice) return 2;  // 'pass' makes a second option
+  return n < 2 ? n : 2;
 }
 
 int die_options(const Config& c, const State& s, int16_t* out) {
-  const Face& face = face_of(c, s, s.die);
-  const int h = holder_of(c, s, s.die), P = c.players;
-  const unsigned movable = movable_kinds(c);
-  const unsigned mine = s.front[h].present() & movable;
+  const DieView v(c, s);
+  const int P = c.players, h = v.h;
   int n = 0;
   auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
   // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
-  switch (face.action) {
+  switch (v.face.action) {
     case kTake:  // NB-5
-      for_each_bit(face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
+      for_each_bit(v.face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
       break;
     case kPutBack:  // NB-5
-      for_each_bit(mine, [&](int k) { push(Config::kPutBack + k); });
+      for_each_bit(v.mine, [&](int k) { push(Config::kPutBack + k); });
       break;
     case kGive:  // NB-6
-      for_each_bit(mine, [&](int k) {
+      for_each_bit(v.mine, [&](int k) {
         for (int t = 0; t < P; ++t)
           if (t != h) push(c.give_action(k, t));
       });
       break;
-    case kSteal:
-      for (int k = 0; k < kKinds; ++k)
-        if (movable >> k & 1)
-          for (int t = 0; t < P; ++t)
-            if (t != h && s.front[t].get(k)) push(c.steal_action(k, t));
-      break;
-    case kSwap:
-      for_each_bit(mine, [&](int a) {
+    case kSteal: {
+      unsigned any = 0;
+      for (int t = 0; t < P; ++t) any |= v.held[t];
+      for_each_bit(any, [&](int k) {
         for (int t = 0; t < P; ++t)
-          if (t != h) for_each_bit(s.front[t].present() & movable, [&](int b) { push(c.swap_action(a, t, b)); });
+          if (v.held[t] >> k & 1) push(c.steal_action(k, t));
       });
+      break;
+    }
+    case kSwap:
+      if (v.others)
+        for_each_bit(v.mine, [&](int a) {
+          for (int t = 0; t < P; ++t)
+            for_each_bit(v.held[t], [&](int b) { push(c.swap_action(a, t, b)); });
+        });
       break;
     default:
       break;
