@@ -62,11 +62,13 @@ function showGlass(k, elapsed) {
   const c = data.steps[k].clock;
   if (!c) return;
   const [top, capacity, lying] = c;
-  const left = lying ? top : Math.max(0, top - elapsed);
+  // elapsed may come out below 0: a frame's timestamp can precede the performance.now() read when
+  // play started, so it is clamped, and the sand with it
+  const left = lying ? top : Math.min(top, Math.max(0, top - Math.max(0, elapsed)));
   $("glass-sand").style.width = (100 * left / Math.max(1, capacity)).toFixed(1) + "%";
   $("glass-text").textContent = (left / data.ticks_per_second).toFixed(1) + " s left" + (lying ? " (lying down)" : "");
   // the hourglass in the picture runs too: its sand is scaled about fixed points (render/dim_sum_jam.py)
-  const part = left / Math.max(1, capacity);
+  const part = Math.min(1, left / Math.max(1, capacity));
   document.querySelectorAll("#board [data-sand]").forEach((el) => {
     const x = Number(el.getAttribute("data-cx")), y = Number(el.getAttribute("data-cy"));
     const amount = Math.sqrt(el.getAttribute("data-sand") === "top" ? part : 1 - part);
