@@ -94,8 +94,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=at_least(0), default=0)
     parser.add_argument("--threads", type=at_least(1), default=1)
-    parser.add_argument("--arena-games", type=at_least(0), default=12,
-                        help="games of the closing arena, rounded up to whole rounds (default 12; 0: none)")
+    parser.add_argument("--arena-games", type=at_least(0), default=120,
+                        help="games of the closing arena, rounded up to whole rounds (default 120; 0: none)")
     parser.add_argument("--arena-game", default="nice_buns", choices=dimsum.games(),
                         help="the game of the closing arena (default nice_buns, 2 players)")
     args = parser.parse_args(argv)
