@@ -16,21 +16,14 @@ import pytest
 import dimsum
 from dimsum.cli import replay
 from dimsum.records import Record, RecordError
-from dimsum.reference.rng import Rng
 from dimsum.render import to_svg
-from dimsum.testing import playthrough_record
+from dimsum.testing import playthrough_record, random_position
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 def _record(name: str, seed: int, steps: int, **options) -> Record:
-    state = dimsum.make(name, **options).new_state(seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.bounded(len(legal))])
+    state = random_position(dimsum.make(name, **options), seed, steps)
     return Record.of(state, seed, [f"bot {p}" for p in range(state.game.players)])
 
 

@@ -24,7 +24,7 @@ from needs import need, need_module
 import dimsum
 from dimsum.cli import replay
 from dimsum.records import Record
-from dimsum.reference.rng import Rng
+from dimsum.testing import random_position
 
 BROWSER_NAMES = ("chromium-headless-shell", "chromium", "chromium-browser")
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -144,13 +144,7 @@ def page(tmp_path_factory):
 
 
 def _record(name: str, seed: int, max_steps: int) -> Record:
-    state = dimsum.make(name, players=3).new_state(seed)
-    rng = Rng(seed)
-    for _ in range(max_steps):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.bounded(len(legal))])
+    state = random_position(dimsum.make(name, players=3), seed, max_steps)
     return Record.of(state, seed, ["alice", "bob", "carol"])
 
 

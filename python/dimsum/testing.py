@@ -18,7 +18,6 @@ import ast
 import importlib
 import math
 import pickle
-import random
 import re
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
@@ -213,13 +212,15 @@ class _Checker:
 
 def random_position(game: Any, seed: int, steps: int) -> Any:
     """The position after up to ``steps`` uniformly random actions (chance outcomes too, in an
-    explicit game) from the deal of ``seed``: a state the rules can reach. Seeded by ``seed``."""
-    rng = random.Random(seed)
+    explicit game) from the deal of ``seed``: a state the rules can reach. Seeded by ``seed``,
+    with dimsum's own generator, so the same position on every platform."""
+    rng = Rng(seed)
     state = game.new_state(seed)
     for _ in range(steps):
         if state.is_terminal:
             break
-        state.apply(rng.choice(state.legal_actions()))
+        legal = state.legal_actions()
+        state.apply(legal[rng.bounded(len(legal))])
     return state
 
 

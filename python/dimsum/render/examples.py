@@ -17,6 +17,7 @@ from typing import Dict, List, Optional
 
 import dimsum
 from dimsum.reference.rng import Rng
+from dimsum.testing import random_position
 
 # game -> (options, seed, steps played, whose view: None for the whole table)
 EXAMPLES = {
@@ -30,14 +31,7 @@ IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 def example_state(name: str) -> object:
     """The README's position of ``name``: seeded random legal moves from ``new_state(seed)``."""
     options, seed, steps, _ = EXAMPLES[name]
-    state = dimsum.make(name, **options).new_state(seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.bounded(len(legal))])
-    return state
+    return random_position(dimsum.make(name, **options), seed, steps)
 
 
 def pictures() -> Dict[str, str]:
