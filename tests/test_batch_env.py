@@ -471,6 +471,26 @@ def test_clone_state_is_an_independent_per_move_state(game):
         env.clone_state(4)
 
 
+@pytest.mark.parametrize("learner_seat", [None, 1])
+def test_nice_buns_states_handed_out_have_exact_keys(learner_seat):
+    # BatchEnv plays Nice Buns with apply_unkeyed (common/engine.hpp, "Key upkeep"), the key left
+    # stale; clone_state must rekey: its key equals that of the same position rebuilt from its dict
+    # (state_from_dict computes the key from scratch). With a learner seat the opponents' moves too.
+    game = dimsum.make("nice_buns", players=3)
+    env = dimsum.BatchEnv(game, 6, seed=12, threads=1, learner_seat=learner_seat)
+    env.reset()
+    checked = 0
+    for k in range(40):
+        env.step(env.sample_actions(k))
+        if k % 8 == 7:
+            for i in range(env.num_envs):
+                state = env.clone_state(i)
+                assert state.hash == game.state_from_dict(state.to_dict()).hash, (k, i)
+                assert state.to_bytes() == game.state_from_bytes(state.to_bytes()).to_bytes()
+                checked += 1
+    assert checked == 30
+
+
 def test_set_state_puts_a_position_into_an_env(game):
     env = dimsum.BatchEnv(game, 3, seed=8)
     obs, info = env.reset()

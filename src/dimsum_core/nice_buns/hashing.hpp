@@ -14,6 +14,10 @@
 //   the rules free of hash bookkeeping. It also leaves no field unhashed by oversight: every byte
 //   of the block is in the key.
 // The bag is not hashed: it is everything not elsewhere. The RNG is not part of the key.
+//
+// change_count and ScalarBlockGuard take `kKeyed` (common/engine.hpp, "Key upkeep"): true for
+// apply, which keeps the key exact; false for apply_unkeyed, where the same change leaves the key
+// alone and the compiler drops the key's arithmetic (table reads and mixes) as dead code.
 #pragma once
 
 #include <array>
@@ -58,14 +62,21 @@ inline constexpr auto kBunSteps = [] {
   return steps;
 }();
 
-// Adds `delta` (may be negative) buns of `kind` to `where`, held by `holder`, keeping the key.
-inline void change_count(State& s, int holder, Buns& where, int kind, int delta) {
+// The key's change when `delta` (not 0) buns of `kind` are added to `where`, held by `holder`.
+inline void key_count_change(State& s, int holder, const Buns& where, int kind, int delta) {
   const int before = where.get(kind);
   const int low = delta < 0 ? before + delta : before;  // the smaller of the two counts
   if ((delta == 1 || delta == -1) && low + 1 < kTabledCounts)
     s.hash ^= kBunSteps[(holder * kKinds + kind) * kTabledCounts + low];
   else
     s.hash ^= bun_key(holder, kind, before) ^ bun_key(holder, kind, before + delta);
+}
+
+// Adds `delta` (may be negative) buns of `kind` to `where`, held by `holder`, keeping the key
+// when kKeyed.
+template <bool kKeyed = true>
+inline void change_count(State& s, int holder, Buns& where, int kind, int delta) {
+  if constexpr (kKeyed) key_count_change(s, holder, where, kind, delta);
   if (delta >= 0) where.add(kind, delta);
   else where.sub(kind, -delta);
 }
@@ -73,7 +84,8 @@ inline void change_count(State& s, int holder, Buns& where, int kind, int delta)
 // Keeps the scalar block's share of the key across one apply: the words as they were are kept
 // when the guard is made, and when it goes only the words that changed are re-keyed (a split
 // changes one word, most steps two: two or four splitmix64 instead of eight). The key is the same
-// as scalar_block_key's, word for word.
+// as scalar_block_key's, word for word. ScalarBlockGuard<false> (apply_unkeyed) does nothing.
+template <bool kKeyed = true>
 struct ScalarBlockGuard {
   State& s;
   uint64_t before[kBlockWords];
@@ -85,6 +97,13 @@ struct ScalarBlockGuard {
       if (after[i] != before[i])
         s.hash ^= splitmix64(before[i] ^ kBlockSalts[i]) ^ splitmix64(after[i] ^ kBlockSalts[i]);
   }
+  ScalarBlockGuard(const ScalarBlockGuard&) = delete;
+  ScalarBlockGuard& operator=(const ScalarBlockGuard&) = delete;
+};
+
+template <>
+struct ScalarBlockGuard<false> {
+  explicit ScalarBlockGuard(State&) {}
   ScalarBlockGuard(const ScalarBlockGuard&) = delete;
   ScalarBlockGuard& operator=(const ScalarBlockGuard&) = delete;
 };

@@ -34,25 +34,29 @@ void await_roll(State& s) {
   s.phase = kRollPhase;
 }
 
+// kKeyed (here and below): keep s.hash exact (apply) or leave it stale (apply_unkeyed).
+template <bool kKeyed>
 void put_on_tray(State& s, int colour) {
   s.bag.sub(colour);
-  change_count(s, kHolderTray, s.tray, colour, +1);
+  change_count<kKeyed>(s, kHolderTray, s.tray, colour, +1);
 }
 
 // NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
+template <bool kKeyed>
 void top_up_tray(const Config& c, State& s) {
   for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
     const int coloured = s.bag.coloured();
     if (coloured == 0) return;
-    put_on_tray(s, draw_kind(s.rng, s.bag, kColours, coloured));
+    put_on_tray<kKeyed>(s, draw_kind(s.rng, s.bag, kColours, coloured));
   }
 }
 
 // The tray tops up after a bun left it or buns went back to the bag. Sampled: at once. Explicit:
 // true when the game must stop at a chance node per missing bun first (the phase is set).
+template <bool kKeyed>
 bool refill_tray(const Config& c, State& s) {
   if (!c.explicit_chance) {
-    top_up_tray(c, s);
+    top_up_tray<kKeyed>(c, s);
     return false;
   }
   if (!tray_wants_bun(c, s)) return false;
@@ -60,9 +64,10 @@ bool refill_tray(const Config& c, State& s) {
   return true;
 }
 
+template <bool kKeyed>
 void move_bun(State& s, int from, int to, int kind) {
-  change_count(s, from, s.front[from], kind, -1);
-  change_count(s, to, s.front[to], kind, +1);
+  change_count<kKeyed>(s, from, s.front[from], kind, -1);
+  change_count<kKeyed>(s, to, s.front[to], kind, +1);
 }
 
 void set_cascade(State& s, int first, int second = -1) {
@@ -101,26 +106,29 @@ void next_turn(const Config& c, State& s) {
 
 // `n` buns of `colour` (colour -1: none) and `fish` fish heads go from seat p back to the bag;
 // the tray tops up (explicit mode: the phase becomes kTrayPhase if it must wait for chance).
+template <bool kKeyed>
 void to_bag(const Config& c, State& s, int p, int colour, int n, int fish) {
   if (n) {
-    change_count(s, p, s.front[p], colour, -n);
+    change_count<kKeyed>(s, p, s.front[p], colour, -n);
     s.bag.add(colour, n);
   }
   if (fish) {
-    change_count(s, p, s.front[p], kFish, -fish);
+    change_count<kKeyed>(s, p, s.front[p], kFish, -fish);
     s.bag.add(kFish, fish);
     s.fish_on[p] = -1;
   }
-  refill_tray(c, s);
+  refill_tray<kKeyed>(c, s);
 }
 
+template <bool kKeyed>
 void plate(const Config& c, State& s, int p, int colour) {
-  change_count(s, p, s.front[p], colour, -c.set_size);
+  change_count<kKeyed>(s, p, s.front[p], colour, -c.set_size);
   s.plates[p] = static_cast<uint8_t>(s.plates[p] | (1u << colour));
   if (count_bits(s.plates[p]) >= c.sets_to_win) s.winner = static_cast<int8_t>(p);
 }
 
 // NB-8: a set of greedy_size or more (its fish heads included) goes back; true if one did.
+template <bool kKeyed>
 bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colour, int on) {
   const Buns& f = s.front[p];
   // the colours at greedy_size or more, the one the fish heads are on counted with them
@@ -128,11 +136,11 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colou
   if (on >= 0 && f.get(on) + fish >= c.greedy_size) greedy |= 1u << on;
   if (greedy) {  // the first such colour, as NB-8 walks them
     const int k = std::countr_zero(greedy);
-    to_bag(c, s, p, k, f.get(k), on == k ? fish : 0);
+    to_bag<kKeyed>(c, s, p, k, f.get(k), on == k ? fish : 0);
     return true;
   }
   if (!any_colour && fish >= c.greedy_size) {  // fish heads alone form a set of their own
-    to_bag(c, s, p, -1, 0, fish);
+    to_bag<kKeyed>(c, s, p, -1, 0, fish);
     return true;
   }
   return false;
@@ -146,6 +154,7 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colou
 // 256 of each kind.
 inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
 
+template <bool kKeyed>
 int run_cascade(const Config& c, State& s, int p) {
   // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
   // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
@@ -175,14 +184,14 @@ int run_cascade(const Config& c, State& s, int p) {
       }
     }
     // 2. NB-8: greedy sets go back.
-    if (send_back_greedy(c, s, p, fish, any_colour, s.fish_on[p])) {
+    if (send_back_greedy<kKeyed>(c, s, p, fish, any_colour, s.fish_on[p])) {
       if (s.phase == kTrayPhase) return kTrayPhase;
       continue;
     }
     // 3. No doubles: a coloured set of a colour already plated goes back.
     const unsigned doubled = f.colours_with(c.set_size) & s.plates[p];
     if (doubled) {
-      to_bag(c, s, p, std::countr_zero(doubled), c.set_size, 0);
+      to_bag<kKeyed>(c, s, p, std::countr_zero(doubled), c.set_size, 0);
       if (s.phase == kTrayPhase) return kTrayPhase;
       continue;
     }
@@ -192,7 +201,7 @@ int run_cascade(const Config& c, State& s, int p) {
       if (ready) {
         if (c.manual_plating) return kPlatePhase;
         for (unsigned m = ready; m; m &= m - 1) {
-          plate(c, s, p, std::countr_zero(m));
+          plate<kKeyed>(c, s, p, std::countr_zero(m));
           if (s.winner >= 0) return -1;
         }
       }
@@ -203,16 +212,18 @@ int run_cascade(const Config& c, State& s, int p) {
 }
 
 // The bun of kind k drawn for the draw die at s.die goes to its holder, whose cascade follows.
+template <bool kKeyed>
 inline void give_drawn(const Config& c, State& s, int k) {
   const int p = holder_of(c, s, s.die);
   s.bag.sub(k);
-  change_count(s, p, s.front[p], k, +1);
+  change_count<kKeyed>(s, p, s.front[p], k, +1);
   if (--s.draws_left == 0) enter_die(c, s, s.die + 1);
   set_cascade(s, p);
 }
 
 // NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
 // (NB-11). True when explicit mode stops at the draw's chance node.
+template <bool kKeyed>
 bool draw_one(const Config& c, State& s) {
   const int in_bag = s.draws_left ? s.bag.total() : 0;  // the bag is counted only for a draw
   if (in_bag == 0) {
@@ -223,43 +234,44 @@ bool draw_one(const Config& c, State& s) {
     s.phase = kDrawPhase;
     return true;
   }
-  give_drawn(c, s, draw_kind(s.rng, s.bag, kKinds, in_bag));
+  give_drawn<kKeyed>(c, s, draw_kind(s.rng, s.bag, kKinds, in_bag));
   return false;
 }
 
 // The holder of the current die does `a`; the pointer moves on, then the cascades run. True when
 // explicit mode stops first for the tray's top-up (a take or a put back).
+template <bool kKeyed>
 bool act(const Config& c, State& s, int a) {
   const int h = holder_of(c, s, s.die);
   enter_die(c, s, s.die + 1);
   if (a == c.pass) return false;
   if (a < Config::kPutBack) {  // take a colour from the tray
     const int colour = a - Config::kTake;
-    change_count(s, kHolderTray, s.tray, colour, -1);
-    change_count(s, h, s.front[h], colour, +1);
+    change_count<kKeyed>(s, kHolderTray, s.tray, colour, -1);
+    change_count<kKeyed>(s, h, s.front[h], colour, +1);
     set_cascade(s, h);
-    return refill_tray(c, s);  // the tray before the cascade
+    return refill_tray<kKeyed>(c, s);  // the tray before the cascade
   } else if (a < c.give) {  // put a bun back in the bag
     const int kind = a - Config::kPutBack;
-    change_count(s, h, s.front[h], kind, -1);
+    change_count<kKeyed>(s, h, s.front[h], kind, -1);
     s.bag.add(kind);
     set_cascade(s, h);
-    return refill_tray(c, s);
+    return refill_tray<kKeyed>(c, s);
   } else if (a < c.steal) {
     const int i = a - c.give;
     const int t = i % c.players;
-    move_bun(s, h, t, i / c.players);
+    move_bun<kKeyed>(s, h, t, i / c.players);
     set_cascade(s, h, t);
   } else if (a < c.swap) {
     const int i = a - c.steal;
     const int t = i % c.players;
-    move_bun(s, t, h, i / c.players);
+    move_bun<kKeyed>(s, t, h, i / c.players);
     set_cascade(s, h, t);
   } else {
     const int i = a - c.swap;
     const int theirs = i % kKinds, mine = i / kKinds / c.players, t = i / kKinds % c.players;
-    move_bun(s, h, t, mine);
-    move_bun(s, t, h, theirs);
+    move_bun<kKeyed>(s, h, t, mine);
+    move_bun<kKeyed>(s, t, h, theirs);
     set_cascade(s, h, t);  // NB-6: the actor's cascade first, then the other player's
   }
   return false;
@@ -267,6 +279,7 @@ bool act(const Config& c, State& s, int a) {
 
 // Runs everything automatic until a player has a real decision, a chance node (explicit mode)
 // or the end of the game.
+template <bool kKeyed>
 void settle(const Config& c, State& s) {
   for (int step = 0; step < kSettleBound; ++step) {
     if (s.winner >= 0) {
@@ -276,7 +289,7 @@ void settle(const Config& c, State& s) {
       return;
     }
     if (s.cascade_len) {
-      const int pause = run_cascade(c, s, s.cascade[0]);
+      const int pause = run_cascade<kKeyed>(c, s, s.cascade[0]);
       if (s.winner >= 0) continue;
       if (pause >= 0) {
         s.phase = static_cast<int8_t>(pause);
@@ -288,7 +301,7 @@ void settle(const Config& c, State& s) {
     s.phase = kActPhase;
     if (s.die == kDone) return next_turn(c, s);
     if (face_of(c, s, s.die).action == kDraw) {
-      if (draw_one(c, s)) return;
+      if (draw_one<kKeyed>(c, s)) return;
       continue;
     }
     // Only counted here, up to two: with two options or more the player decides, and
@@ -297,7 +310,7 @@ void settle(const Config& c, State& s) {
     const int n = die_outlook(c, s, &only);
     if (n >= 2) return;
     if (n == 1) {  // the only choice is made for the player
-      if (act(c, s, only)) return;
+      if (act<kKeyed>(c, s, only)) return;
     } else {
       enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
     }
@@ -318,7 +331,8 @@ void next_setup_event(const Config& c, State& s) {
 // sampled draw would have. Returns true when play goes on through settle() (a bun drawn for a
 // die, the tray full again in play: the cascade that waited runs from step 1), false when the
 // next chance node or decision is already set. (apply calls settle, its only caller, so that it
-// stays inlined in the sampled path.)
+// stays inlined in the sampled path.) Always keyed: explicit chance is cold, and under
+// apply_unkeyed the key is stale all the same (rekey recomputes it from scratch).
 bool resolve_chance(const Config& c, State& s, int o) {
   switch (s.phase) {
     case kStartPlayerPhase:
@@ -326,7 +340,7 @@ bool resolve_chance(const Config& c, State& s, int o) {
       next_setup_event(c, s);
       return false;
     case kTrayPhase:
-      put_on_tray(s, o);
+      put_on_tray<true>(s, o);
       if (tray_wants_bun(c, s)) return false;  // one chance node per missing bun
       if (s.chooser_takes >= 0) return true;
       next_setup_event(c, s);
@@ -334,7 +348,7 @@ bool resolve_chance(const Config& c, State& s, int o) {
     case kStartingBunPhase: {
       const int p = seat_owed_a_bun(c, s);
       s.bag.sub(o);
-      change_count(s, p, s.front[p], o, +1);
+      change_count<true>(s, p, s.front[p], o, +1);
       next_setup_event(c, s);
       return false;
     }
@@ -345,7 +359,7 @@ bool resolve_chance(const Config& c, State& s, int o) {
       s.phase = kSplitPhase;
       return false;
     default:  // kDrawPhase
-      give_drawn(c, s, o);
+      give_drawn<true>(c, s, o);
       return true;
   }
 }
@@ -519,7 +533,7 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   }
   // NB-1: the start player, the tray, then non-matching starting buns seat by seat, the first roll
   s.roller = static_cast<int8_t>(c.start_player >= 0 ? c.start_player : uniform_seat(s.rng, c.players));
-  top_up_tray(c, s);
+  top_up_tray<false>(c, s);  // keyed once, by compute_hash below
   for (int p = 0; p < c.players; ++p) {
     for (int i = 0; i < c.starting_buns; ++i) {
       Buns allowed = s.bag;  // the colours p holds count as 0
@@ -607,8 +621,12 @@ int Engine::chance_outcomes(const Config& c, const State& s, int16_t* out, uint3
   return list_outcomes<true>(c, s, out, weights);
 }
 
-void Engine::apply(const Config& c, State& s, int a) {
-  ScalarBlockGuard keyed(s);
+namespace {
+
+// One move, the key kept exact (apply) or left stale (apply_unkeyed).
+template <bool kKeyed>
+void apply_move(const Config& c, State& s, int a) {
+  ScalarBlockGuard<kKeyed> keyed(s);
   switch (s.phase) {
     case kSplitPhase:
       s.split = static_cast<int8_t>(a - Config::kSplit);
@@ -620,7 +638,7 @@ void Engine::apply(const Config& c, State& s, int a) {
       enter_die(c, s, 0);
       break;
     case kActPhase:
-      if (act(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
+      if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
         s.current = kChancePlayer;
         return;
       }
@@ -630,7 +648,7 @@ void Engine::apply(const Config& c, State& s, int a) {
       break;
     case kPlatePhase:
       if (a == c.keep) pop_cascade(s);  // the owner keeps the rest unplated
-      else plate(c, s, s.cascade[0], a - c.plate);
+      else plate<kKeyed>(c, s, s.cascade[0], a - c.plate);
       break;
     default:  // a chance node (explicit mode)
       if (!resolve_chance(c, s, a)) {
@@ -640,9 +658,15 @@ void Engine::apply(const Config& c, State& s, int a) {
       break;
   }
   s.phase = kActPhase;
-  settle(c, s);
+  settle<kKeyed>(c, s);
   s.current = static_cast<int8_t>(derive_current(c, s));
 }
+
+}  // namespace
+
+void Engine::apply(const Config& c, State& s, int a) { apply_move<true>(c, s, a); }
+
+void Engine::apply_unkeyed(const Config& c, State& s, int a) { apply_move<false>(c, s, a); }
 
 void Engine::returns(const Config& c, const State& s, double* out) {
   // the winner 1, everyone else 0; a draw by the turn cap (or a game not over) all 0
