@@ -9,6 +9,7 @@ search works on its own copies, so ``state`` is never changed.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 
@@ -21,7 +22,7 @@ def check_game(game: Any, kind: str) -> Any:
     return game
 
 
-class NativeBot:
+class NativeBot(ABC):
     """A bot whose choices are made in C++ (dimsum._batch); subclasses define ``_choose``."""
 
     kind = "native"
@@ -45,5 +46,6 @@ class NativeBot:
         g = self.game
         return self._choose(g.name, g.config_bytes(), g.state_size, g.version[0], state.to_bytes(), call)
 
+    @abstractmethod
     def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
-        raise NotImplementedError
+        """The C++ call that chooses: the game as dimsum._batch takes it, the state's bytes, the call's index."""

@@ -16,7 +16,7 @@ from typing import Any, Dict, Optional, Sequence
 
 from ..games.dim_sum_jam import NUM_TABLES, TYPE_CODES, TYPE_NAMES
 from .svg import HIGHLIGHT, INK, MUTED, Svg, num, seat_label, wrap
-from .view import ending_line, view_line
+from .view import ending_line, view_line, who_acts
 
 TYPE_COLOURS = ("#f2cc8f", "#f4a259", "#b5c99a", "#7fb069", "#f7a1c4", "#e76f51", "#c9a227")
 TEA_COLOUR = "#8d6e63"
@@ -119,12 +119,7 @@ def _draw_table(svg: Svg, cfg: Any, k: int, table: Dict[str, Any], required: boo
 
 
 def _headline(state: Any, d: Dict[str, Any]) -> str:
-    if state.is_terminal:
-        who = "the game is over"
-    elif state.is_chance_node:
-        who = "chance acts (a card turned up, a token drawn)"
-    else:
-        who = f"seat {state.current_player} {PHASE_TEXT.get(d['phase'], 'acts')}"
+    who = who_acts(state, d["phase"], PHASE_TEXT, "chance acts (a card turned up, a token drawn)")
     return f"Dim Sum Jam · {who}"
 
 

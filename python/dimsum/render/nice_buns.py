@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Sequence
 
 from ..games.nice_buns import COLOURS, DICE, FACE_ACTIONS, KINDS
 from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label
-from .view import ending_line, view_line
+from .view import ending_line, view_line, who_acts
 
 BUN_COLOURS = {"blue": "#4d7cc7", "green": "#5aa469", "red": "#d1495b", "yellow": "#edae49",
                "fish head": "#9aa0a6"}
@@ -68,12 +68,7 @@ def _holders(d: Dict[str, Any], players: int) -> Dict[str, int]:
 
 
 def _headline(state: Any, d: Dict[str, Any]) -> str:
-    if state.is_terminal:
-        who = "the game is over"
-    elif state.is_chance_node:
-        who = "chance acts (a roll, a draw from the bag)"
-    else:
-        who = f"seat {state.current_player} {PHASE_TEXT.get(d['phase'], 'acts')}"
+    who = who_acts(state, d["phase"], PHASE_TEXT, "chance acts (a roll, a draw from the bag)")
     return f"Nice Buns · turn {d['turn']} · {who}"
 
 

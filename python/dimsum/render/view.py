@@ -35,3 +35,13 @@ def view_line(player: Optional[int], hidden_word: str) -> str:
     if player is None:
         return f"The whole table: every {hidden_word} shown"
     return f"Seat {player}'s view: only what seat {player} may see"
+
+
+def who_acts(state: Any, phase: str, verbs: Dict[str, str], chance: str) -> str:
+    """The headline's "who acts": the game over, chance (``chance`` says what it does), or the
+    seat to act with its phase's verb from ``verbs`` ("acts" for a phase not listed)."""
+    if state.is_terminal:
+        return "the game is over"
+    if state.is_chance_node:
+        return chance
+    return f"seat {state.current_player} {verbs.get(phase, 'acts')}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label, wrap, wrap_words
-from .view import ending_line, observed, one_hot, view_line
+from .view import ending_line, observed, one_hot, view_line, who_acts
 
 # Tier colours, in the rulebook's tier order (Small .. Top), then tea and takeaway.
 TIER_COLOURS = ("#f4c95d", "#f29e4c", "#e76f51", "#e5989b", "#8ecae6", "#6a8fd8", "#9b72cf")
@@ -119,14 +119,8 @@ def _scene_seat(state: Any, p: int) -> Dict[str, Any]:
 
 
 def _headline(state: Any, scene: Dict[str, Any]) -> str:
-    cp = state.current_player
-    if state.is_terminal:
-        who = "the game is over"
-    elif state.is_chance_node:
-        who = "the dealer (chance) acts"
-    else:
-        verb = {"draw": "draws from the deck or the centre", "discard": "discards or declares"}
-        who = f"seat {cp} {verb.get(scene['phase'], 'acts')}"
+    verbs = {"draw": "draws from the deck or the centre", "discard": "discards or declares"}
+    who = who_acts(state, scene["phase"], verbs, "the dealer (chance) acts")
     rounds = state.game.options["rounds"]
     return f"Yum Cha · round {scene['round'] + 1} of {rounds} · turn {scene['turn'] + 1} · {who}"
 
