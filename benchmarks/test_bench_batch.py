@@ -81,7 +81,7 @@ def test_batch_env_step_numpy_policy(benchmark, game, num_envs, threads):
 # Python-level steps per round of each thread count: 3-10 ms a round, many rounds. On a loaded
 # machine a round of 20 ms or more is always cut by other processes' time slices, and then both
 # thread counts measure the scheduler; the best of many short rounds is the least disturbed.
-RATIO_STEPS = {16: 500, 64: 150, 1024: 12}
+RATIO_STEPS = {16: 500, 64: 150, 256: 40, 1024: 12}
 RATIO_ROUNDS = 30
 
 
@@ -103,7 +103,7 @@ def other_core(request):
         spinner.wait()
 
 
-@pytest.mark.parametrize("num_envs", [16, 64, 1024])
+@pytest.mark.parametrize("num_envs", [16, 64, 256, 1024])
 def test_batch_env_two_threads_against_one(benchmark, game, num_envs, other_core):
     """The same loop on a 1-thread and a 2-thread env, alternating round by round so that both
     see the same machine; extra_info["speedup"] is 1-thread best time / 2-thread best time."""

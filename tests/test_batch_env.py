@@ -36,24 +36,23 @@ def dense_final_observation(env, terminated, truncated, info):
 
 def run(env, steps, policy_seed=0):
     """Steps env with sample_actions; returns a copy of everything each step returned."""
-    trace = []
-    for k in range(steps):
-        actions = env.sample_actions(policy_seed + k).copy()
-        obs, rewards, terminated, truncated, info = env.step(actions)
-        trace.append(
-            dict(
-                actions=actions,
-                obs=obs.copy(),
-                rewards=rewards.copy(),
-                terminated=terminated.copy(),
-                truncated=truncated.copy(),
-                current_player=info["current_player"].copy(),
-                legal_mask=info["legal_mask"].copy(),
-                final_observation=dense_final_observation(env, terminated, truncated, info),
-                final_returns=np.where((terminated | truncated)[:, None], info["final_returns"], 0),
-            )
-        )
-    return trace
+    return [step_record(env, env.sample_actions(policy_seed + k).copy()) for k in range(steps)]
+
+
+def step_record(env, actions):
+    """One step of env: a copy of everything it returned."""
+    obs, rewards, terminated, truncated, info = env.step(actions)
+    return dict(
+        actions=actions,
+        obs=obs.copy(),
+        rewards=rewards.copy(),
+        terminated=terminated.copy(),
+        truncated=truncated.copy(),
+        current_player=info["current_player"].copy(),
+        legal_mask=info["legal_mask"].copy(),
+        final_observation=dense_final_observation(env, terminated, truncated, info),
+        final_returns=np.where((terminated | truncated)[:, None], info["final_returns"], 0),
+    )
 
 
 def assert_traces_equal(a, b, envs=slice(None)):
@@ -171,14 +170,26 @@ def test_truncation_at_max_episode_steps(game):
 
 
 def test_same_trajectories_whatever_threads(game):
-    traces = []
-    for threads in (1, 2, 3):
-        env = dimsum.BatchEnv(game, 16, seed=42, threads=threads, max_episode_steps=25)
+    # 200 envs, so that 2 and 3 threads really split the batch (a batch of fewer than 64 envs a
+    # thread runs inline), compared step by step (a whole trace of 200 envs would be large)
+    envs = [dimsum.BatchEnv(game, 200, seed=42, threads=threads, max_episode_steps=25) for threads in (1, 2, 3)]
+    for threads, env in zip((1, 2, 3), envs):
         assert env.threads == threads
         env.reset()
-        traces.append(run(env, 120))
+    for k in range(80):
+        actions = envs[0].sample_actions(k).copy()
+        one = [step_record(envs[0], actions)]
+        for env in envs[1:]:
+            assert_traces_equal(one, [step_record(env, actions)])
+
+
+def test_small_batches_on_two_threads_run_inline_and_match_one_thread(game):
+    traces = []
+    for threads in (1, 2):
+        env = dimsum.BatchEnv(game, 16, seed=42, threads=threads, max_episode_steps=25)
+        env.reset()
+        traces.append(run(env, 60))
     assert_traces_equal(traces[0], traces[1])
-    assert_traces_equal(traces[0], traces[2])
 
 
 def test_tiny_batches_on_more_threads_than_blocks():
@@ -195,7 +206,7 @@ def test_tiny_batches_on_more_threads_than_blocks():
 
 def test_env_i_plays_the_same_games_in_any_batch_size(game):
     small = dimsum.BatchEnv(game, 4, seed=9, threads=1, max_episode_steps=30)
-    large = dimsum.BatchEnv(game, 64, seed=9, threads=2, max_episode_steps=30)
+    large = dimsum.BatchEnv(game, 160, seed=9, threads=2, max_episode_steps=30)  # split over 2 threads
     small.reset()
     large.reset()
     np.testing.assert_array_equal(small.sample_actions(7), large.sample_actions(7)[:4])

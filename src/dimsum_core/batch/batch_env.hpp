@@ -230,9 +230,10 @@ class BatchEnv final : public BatchEnvBase {
 
  private:
   // Batches of fewer envs than this per thread run inline: handing work to another thread
-  // costs 0.1-2 us and a step of an env 0.2-0.5 us, so below it two threads gained little on a
-  // quiet machine and lost up to half on a busy one (benchmarks/test_bench_batch.py).
-  static constexpr int64_t kMinEnvsPerThread = 16;
+  // costs 0.1-2 us and a step of an env 0.2-0.5 us, and a worker preempted mid-block makes the
+  // caller wait a time slice. At 64 envs on 2 threads a second thread gained 0-8% on a quiet
+  // machine and lost 25% with a competing process (benchmarks/test_bench_batch.py, 2026-12-01).
+  static constexpr int64_t kMinEnvsPerThread = 64;
 
   // Envs per block handed to a thread: a few microseconds of work, so that a worker preempted
   // inside its block holds back little (thread_pool.hpp), yet enough that claiming a block (an
