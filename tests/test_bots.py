@@ -233,3 +233,17 @@ def test_ismcts_alone_beats_random_by_a_margin_no_seed_could_flake():
     game = dimsum.make("nice_buns")
     search = ("ismcts", {"simulations": 100, "rollout": "random", "bias": 0})
     assert _mean_return_of_seat(game, search, ("random", {}), 60) > 0.5
+
+
+@pytest.mark.parametrize("kind", ["heuristic", "ismcts"])
+def test_a_pickled_native_bot_chooses_as_the_original(kind):
+    # what the arena's worker processes and Ray nodes receive: the config bytes are made again there
+    import pickle
+
+    game = dimsum.make("nice_buns", players=3)
+    params = {"simulations": 40} if kind == "ismcts" else {}
+    original = bots.make(kind, game, seed=5, **params)
+    copy = pickle.loads(pickle.dumps(original))
+    state = game.new_state(8)
+    for _ in range(5):
+        assert copy.act(state) == original.act(state)

@@ -31,6 +31,21 @@ class NativeBot(ABC):
         self.game = check_game(game, self.kind)
         self.seed = seed
         self.calls = 0  # act() calls so far: call k is seeded derive_seed(seed, k)
+        self._game_args = self._crossing(self.game)
+
+    @staticmethod
+    def _crossing(g: Any) -> tuple:
+        """How the game crosses to dimsum._batch: fixed for a built game, so made once, not per move."""
+        return (g.name, g.config_bytes(), g.state_size, g.version[0])
+
+    # The config bytes are this build's native layout: a pickled bot (sent to a worker process or
+    # a Ray node) makes them again from its game, which pickles by name and options.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_game_args"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._game_args = self._crossing(self.game)
 
     def act(self, state: Any) -> int:
         """A legal action for ``state.current_player``; ``state`` is not changed."""
@@ -43,8 +58,7 @@ class NativeBot(ABC):
             raise ValueError(f"the {self.kind} bot was asked to act at a chance node; bots act only for players")
         call = self.calls
         self.calls += 1
-        g = self.game
-        return self._choose(g.name, g.config_bytes(), g.state_size, g.version[0], state.to_bytes(), call)
+        return self._choose(*self._game_args, state.to_bytes(), call)
 
     @abstractmethod
     def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
