@@ -46,17 +46,14 @@ def pig_game(pyspiel, players: int):
 def pig_decisions_per_game(game, games: int = 2000, seed: int = 0) -> float:
     """The mean number of player decisions in a uniformly random game of pig (2,000 games give
     it to about 1-2%)."""
+    from .workloads import openspiel_random_step
+
     rng = random.Random(seed)
     decisions = 0
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
+            decisions += openspiel_random_step(state, rng)
     return decisions / games
 
 

@@ -12,6 +12,8 @@ import random
 
 import pytest
 
+from .workloads import openspiel_random_step
+
 GAMES = 4
 
 
@@ -21,14 +23,7 @@ def _openspiel_python_loop(game, seed, observe):
     for _ in range(GAMES):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                actions, probs = zip(*outcomes)
-                state.apply_action(rng.choices(actions, probs)[0])
-            else:
-                if observe:
-                    state.observation_tensor(state.current_player())
-                state.apply_action(rng.choice(state.legal_actions()))
+            openspiel_random_step(state, rng, observe)
             steps += 1
     return steps
 

@@ -16,6 +16,20 @@ from dimsum.testing import profile
 CONFIGS: Dict[str, Mapping[str, Any]] = {name: profile(name).bench for name in dimsum.games()}
 
 
+def openspiel_random_step(state, rng: random.Random, observe: bool = False) -> bool:
+    """One step of a uniformly random OpenSpiel game (a peer's Python loop): at a chance node an
+    outcome drawn with its probability, else a uniformly random legal action, after reading the
+    observation tensor when ``observe``. True when the step was a player's decision."""
+    if state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(actions, probs)[0])
+        return False
+    if observe:
+        state.observation_tensor(state.current_player())
+    state.apply_action(rng.choice(state.legal_actions()))
+    return True
+
+
 def python_random_game(game, seed: int, observe: bool = False) -> int:
     """One whole random game driven from Python through the per-move API; returns its length.
 
