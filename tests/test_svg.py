@@ -97,7 +97,7 @@ def test_a_yum_cha_seat_cannot_tell_apart_resampled_states_and_gets_the_same_pic
 
 
 def test_a_yum_cha_seat_sees_its_own_hand_face_up_and_the_others_face_down():
-    from dimsum.render.yum_cha import BACK_COLOUR
+    from dimsum.games.yum_cha.picture import BACK_COLOUR
 
     state = dimsum.make("yum_cha", players=4).new_state(3)
     centre_kinds = len(state.to_dict()["centre"])

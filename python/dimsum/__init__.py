@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Tuple, overload
 
-from ._common import CHANCE, TERMINAL, IllegalActionError, OptionSpec, Outcome, Slice
+from ._common import CHANCE, TERMINAL, GameInfo, IllegalActionError, OptionSpec, Outcome, Slice
 from ._options import option_specs as _option_specs
 from ._version import __version__
 
@@ -41,6 +41,19 @@ def games() -> Tuple[str, ...]:
     from . import _core  # imported here so that `import dimsum` stays cheap
 
     return tuple(sorted(_core.registered_games()))
+
+
+def game_info(name: str) -> GameInfo:
+    """What game ``name`` is, as the adapters, the arena and the pictures need to know it: its
+    title, information type, utility and demo settings (``dimsum.GameInfo``), declared once in
+    its package. An unknown name is a ValueError naming the closest game."""
+    import importlib
+
+    from ._common import check_game_name
+
+    info = importlib.import_module(f"dimsum.games.{check_game_name(name, games())}").INFO
+    assert isinstance(info, GameInfo), f"dimsum.games.{name}.INFO must be a dimsum.GameInfo"
+    return info
 
 
 def options(name: str) -> Tuple[OptionSpec, ...]:
@@ -119,5 +132,5 @@ if not TYPE_CHECKING:  # a type checker sees the imports above; a module __getat
         raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
 
 
-__all__ = ["BatchEnv", "CHANCE", "Game", "IllegalActionError", "OptionSpec", "Outcome", "Slice", "State", "TERMINAL",
-           "TimedGame", "TimedState", "__version__", "games", "make", "options", "random_playouts"]
+__all__ = ["BatchEnv", "CHANCE", "Game", "GameInfo", "IllegalActionError", "OptionSpec", "Outcome", "Slice", "State", "TERMINAL",
+           "TimedGame", "TimedState", "__version__", "game_info", "games", "make", "options", "random_playouts"]

@@ -289,6 +289,60 @@ class Outcome:
 
 
 # ---------------------------------------------------------------------------------------------
+# What a game is, as the shared code needs to know it
+
+INFORMATION_TYPES = ("perfect", "imperfect")
+UTILITY_TYPES = ("zero_sum", "general_sum", "cooperative")
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts about a game that shared code (the adapters, the arena, the pictures, the
+    command line) needs, declared once as ``INFO`` in the game's package, ``dimsum.games.<name>``;
+    read with ``dimsum.game_info(name)``. No shared module keeps a table of games.
+
+    What the compiled engine already says is not repeated here: whether the game is timed
+    (``isinstance(game, dimsum.TimedGame)``), its sizes, and whether it declares a heuristic
+    (the C++ Engine's optional ``heuristic_action``)."""
+
+    title: str
+    """The readable name ("Yum Cha"): OpenSpiel's long name, the Gymnasium id (``gym_id``)."""
+    information: str
+    """``"perfect"``: every seat sees the whole position, only future chance events are unknown
+    (``resample`` redraws only the future); ``"imperfect"``: seats hide something from each other
+    (the other hands), which ``resample`` must draw. OpenSpiel's information type."""
+    utility: str
+    """``"zero_sum"`` (the returns always sum to 0), ``"general_sum"``, or ``"cooperative"`` (every
+    seat gets the team's return: the arena seats one bot in every seat; OpenSpiel's identical)."""
+    arena_options: Mapping[str, Any] = field(default_factory=dict)
+    """The options an arena or a demo plays when it is given none (``{"players": 2}``)."""
+    showcase: bool = False
+    """The game of ``python -m dimsum``'s closing arena (the first in ``dimsum.games()`` that sets it)."""
+    picture: Tuple[Mapping[str, Any], int, int] = ({}, 7, 0)
+    """The README's picture, ``docs/images/<name>.svg``: (options, seed, seeded random moves played)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.title, str) or not self.title.strip():
+            raise ValueError(f"GameInfo.title must be a non-empty str, got {self.title!r}")
+        if self.information not in INFORMATION_TYPES:
+            raise ValueError(f"GameInfo.information must be one of {INFORMATION_TYPES}, got {self.information!r}")
+        if self.utility not in UTILITY_TYPES:
+            raise ValueError(f"GameInfo.utility must be one of {UTILITY_TYPES}, got {self.utility!r}")
+        object.__setattr__(self, "arena_options", FrozenDict(self.arena_options))
+        options, seed, steps = self.picture
+        object.__setattr__(self, "picture", (FrozenDict(options), seed, steps))
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id ``dimsum/<Title>-v0`` (the title without spaces or punctuation)."""
+        return "dimsum/" + "".join(ch for ch in self.title if ch.isalnum()) + "-v0"
+
+    @property
+    def cooperative(self) -> bool:
+        return self.utility == "cooperative"
+
+
+# ---------------------------------------------------------------------------------------------
 # What a game's Python package provides
 
 class GameSpec(Protocol):
@@ -308,6 +362,7 @@ class GameSpec(Protocol):
     """
 
     NAME: str                       # the registry name, as the C++ Engine's kName
+    INFO: GameInfo                  # what shared code needs to know (information, utility, title, ...)
     OPTIONS: Mapping[str, Option]   # every rule option by name, with its default
 
     def make_config(self, **options: Any) -> GameConfig:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections import Counter
 from typing import List, Optional

@@ -3,8 +3,9 @@
 ``to_svg(state, None)`` draws the whole table, every hidden card face up; ``to_svg(state, p)``
 draws exactly what seat ``p`` may see (hidden cards face down), from ``state.observation(p)``
 and what is public, so two states that ``p`` cannot tell apart give ``p`` the same picture.
-One module a game (``yum_cha``, ``nice_buns``, ``dim_sum_jam``), each built on the shared
-builder :mod:`dimsum.render.svg`; see docs/PICTURES.md.
+Each game draws itself: ``draw(state, seat, names)`` in its package's ``picture`` module
+(``dimsum.games.<name>.picture``), built on the shared builder :mod:`dimsum.render.svg`; see
+docs/PICTURES.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import importlib
 from typing import Any, List, Optional, Sequence
 
 __all__ = ["to_svg", "svg_pieces", "check_player"]
-_GAMES = ("dim_sum_jam", "nice_buns", "yum_cha")  # one module of this package each
 
 
 def check_player(state: Any, player: Optional[int]) -> Optional[int]:
@@ -46,7 +46,11 @@ def svg_pieces(state: Any, player: Optional[int] = None, names: Optional[Sequenc
 
 def _draw(state: Any, player: Optional[int], names: Optional[Sequence[str]]) -> Any:
     seat = check_player(state, player)
-    name = getattr(getattr(state, "game", None), "name", None)
-    if name not in _GAMES:
-        raise ValueError(f"to_svg: no picture is defined for the game {name!r}; pictures exist for {_GAMES}")
-    return importlib.import_module(f"{__name__}.{name}").draw(state, seat, names)
+    name = state.game.name  # check_player has read state.game
+    try:
+        module = importlib.import_module(f"dimsum.games.{name}.picture")
+    except ModuleNotFoundError as e:
+        if e.name != f"dimsum.games.{name}.picture":
+            raise
+        raise ValueError(f"to_svg: the game {name!r} declares no picture (dimsum/games/{name}/picture.py)") from None
+    return module.draw(state, seat, names)

@@ -19,24 +19,19 @@ import dimsum
 from dimsum.reference.rng import Rng
 from dimsum.testing import random_position
 
-# game -> (options, seed, steps played, whose view: None for the whole table)
-EXAMPLES = {
-    "yum_cha": ({"players": 4}, 7, 21, None),
-    "nice_buns": ({"players": 4}, 7, 40, None),
-    "dim_sum_jam": ({"players": 4}, 7, 14, None),
-}
 IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 
 
 def example_state(name: str) -> object:
-    """The README's position of ``name``: seeded random legal moves from ``new_state(seed)``."""
-    options, seed, steps, _ = EXAMPLES[name]
+    """The README's position of ``name``: seeded random legal moves from ``new_state(seed)``, as
+    the game's ``GameInfo.picture`` declares them."""
+    options, seed, steps = dimsum.game_info(name).picture
     return random_position(dimsum.make(name, **options), seed, steps)
 
 
 def pictures() -> Dict[str, str]:
-    """Each game's README picture, as SVG text."""
-    return {name: example_state(name).to_svg(EXAMPLES[name][3]) for name in EXAMPLES}
+    """Each game's README picture (the whole table), as SVG text."""
+    return {name: example_state(name).to_svg() for name in dimsum.games()}
 
 
 def time_drawings(games: int = 8, seed: int = 1) -> Dict[str, Dict[str, float]]:
@@ -46,8 +41,8 @@ def time_drawings(games: int = 8, seed: int = 1) -> Dict[str, Dict[str, float]]:
     import time
 
     out = {}
-    for name in EXAMPLES:
-        game = dimsum.make(name, players=4)
+    for name in dimsum.games():
+        game = dimsum.make(name, **dimsum.game_info(name).picture[0])
         states = []
         for g in range(games):
             state, rng = game.new_state(seed + g), Rng(seed + g)

@@ -67,7 +67,7 @@ function showGlass(k, elapsed) {
   const left = lying ? top : Math.min(top, Math.max(0, top - Math.max(0, elapsed)));
   $("glass-sand").style.width = (100 * left / Math.max(1, capacity)).toFixed(1) + "%";
   $("glass-text").textContent = (left / data.ticks_per_second).toFixed(1) + " s left" + (lying ? " (lying down)" : "");
-  // the hourglass in the picture runs too: its sand is scaled about fixed points (render/dim_sum_jam.py)
+  // the hourglass in the picture runs too: its sand (the picture's data-sand elements) is scaled about fixed points
   const part = Math.min(1, left / Math.max(1, capacity));
   document.querySelectorAll("#board [data-sand]").forEach((el) => {
     const x = Number(el.getAttribute("data-cx")), y = Number(el.getAttribute("data-cy"));

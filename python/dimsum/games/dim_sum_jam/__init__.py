@@ -13,9 +13,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import ActionSpace, GameConfig, Option, check_provenance, load_data, resolve_options
+from ..._common import ActionSpace, GameConfig, GameInfo, Option, check_provenance, load_data, resolve_options
 
 NAME = "dim_sum_jam"
+# Played as a team (rulebook, "Object of the game"); only the future draws are hidden.
+INFO = GameInfo(title="Dim Sum Jam", information="perfect", utility="cooperative",
+                arena_options={"players": 2}, picture=({"players": 4}, 7, 14))
 
 # ---------------------------------------------------------------------------------------------
 # Fixed component facts (the data file states them with provenance; the engine is built for them)

@@ -15,10 +15,13 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option, load_data,
+from ..._common import (ActionSpace, GameConfig, GameInfo, Option, check_provenance, check_seat_option, load_data,
                        resolve_options)
 
 NAME = "nice_buns"
+# Everything is public but the bag's order (NB-12); the turn cap gives everyone 0.
+INFO = GameInfo(title="Nice Buns", information="perfect", utility="general_sum",
+                arena_options={"players": 2}, showcase=True, picture=({"players": 4}, 7, 40))
 MAX_PLAYERS = 6          # six plates [RULEBOOK]
 MAX_FACES = 12           # faces a die may have (the core keeps them in a fixed array)
 MAX_DRAW = 6             # buns one "draw" face may take from the bag

@@ -12,12 +12,15 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
-from ..._common import (ActionSpace, GameConfig, Option, check_provenance, check_seat_option,
+from ..._common import (ActionSpace, GameConfig, GameInfo, Option, check_provenance, check_seat_option,
                        load_data, resolve_options)
 from .ending import ending  # noqa: F401  (state.outcome)
 from .hidden_history import resample_history  # noqa: F401  (explicit mode's resample: dimsum._views)
 
 NAME = "yum_cha"
+# Yum Cha hides the other hands (rulebook, "Setup"); a washout shares the pot, so no constant sum.
+INFO = GameInfo(title="Yum Cha", information="imperfect", utility="general_sum",
+                arena_options={"players": 2}, picture=({"players": 4}, 7, 21))
 HAND_SIZE = 10          # rulebook: "Hand limit of 10 cards"
 MAX_TYPES = 64          # the core packs a collection into 64 four-bit counts
 MAX_COPIES = 15         # ... so no more than 15 copies of one card type

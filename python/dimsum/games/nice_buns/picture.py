@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..games.nice_buns import COLOURS, DICE, FACE_ACTIONS, KINDS
-from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label
-from .view import ending_line, view_line, who_acts
+from . import COLOURS, DICE, FACE_ACTIONS, KINDS
+from ...render.svg import HIGHLIGHT, INK, MUTED, Svg, seat_label
+from ...render.view import ending_line, view_line, who_acts
 
 BUN_COLOURS = {"blue": "#4d7cc7", "green": "#5aa469", "red": "#d1495b", "yellow": "#edae49",
                "fish head": "#9aa0a6"}

@@ -14,9 +14,9 @@ import math
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..games.dim_sum_jam import NUM_TABLES, TYPE_CODES, TYPE_NAMES
-from .svg import HIGHLIGHT, INK, MUTED, Svg, num, seat_label, wrap
-from .view import ending_line, view_line, who_acts
+from . import NUM_TABLES, TYPE_CODES, TYPE_NAMES
+from ...render.svg import HIGHLIGHT, INK, MUTED, Svg, num, seat_label, wrap
+from ...render.view import ending_line, view_line, who_acts
 
 TYPE_COLOURS = ("#f2cc8f", "#f4a259", "#b5c99a", "#7fb069", "#f7a1c4", "#e76f51", "#c9a227")
 TEA_COLOUR = "#8d6e63"

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from .svg import HIGHLIGHT, INK, MUTED, Svg, seat_label, wrap, wrap_words
-from .view import ending_line, observed, one_hot, view_line, who_acts
+from ...render.svg import HIGHLIGHT, INK, MUTED, Svg, seat_label, wrap, wrap_words
+from ...render.view import ending_line, observed, one_hot, view_line, who_acts
 
 # Tier colours, in the rulebook's tier order (Small .. Top), then tea and takeaway.
 TIER_COLOURS = ("#f4c95d", "#f29e4c", "#e76f51", "#e5989b", "#8ecae6", "#6a8fd8", "#9b72cf")
