@@ -91,10 +91,12 @@ def test_nonsense_a_bad_number_and_an_illegal_name_get_messages_not_moves():
 
 def test_f_flips_the_glass_when_the_team_may_and_explains_when_it_may_not():
     state = dimsum.make("dim_sum_jam", players=3).new_state(2)
-    refused = interpret("f", state, state.legal_actions(), realtime=True)
+    from dimsum.games.dim_sum_jam.view import SHORTCUTS
+
+    refused = interpret("f", state, state.legal_actions(), realtime=True, shortcuts=SHORTCUTS)
     assert refused.kind == "error" and "reward for a fulfilled order" in refused.message
     reach(state, lambda s: s.to_dict()["phase"] == "reward")
-    flip = interpret("f", state, state.legal_actions(), realtime=True)
+    flip = interpret("f", state, state.legal_actions(), realtime=True, shortcuts=SHORTCUTS)
     assert state.action_name(flip.action) == "flip the glass"
 
 
@@ -227,7 +229,7 @@ def test_the_sand_running_out_while_i_think_is_a_complaint_on_screen():
 
 
 def test_a_complaint_says_whether_the_sand_ran_out_or_a_player_could_not_serve():
-    from dimsum.play.realtime import complaint_note
+    from dimsum.games.dim_sum_jam.view import step_note as complaint_note
 
     def name(seat):
         return f"seat {seat}"

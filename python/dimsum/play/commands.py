@@ -7,13 +7,29 @@ miss with the names it resembles; nothing typed here can raise past :func:`inter
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, List, Optional
-
-FLIP_NAME = "flip the glass"  # Dim Sum Jam's reward action (docs/rules/dim_sum_jam.md, section 6)
+from typing import Any, List, Optional, Sequence, Tuple
 
 COMMANDS = {"help": "help", "h": "help", "?": "help",
             "undo": "undo", "u": "undo",
             "quit": "quit", "q": "quit", "exit": "quit"}
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """A short word for one of a game's moves, declared by the game's view module as
+    ``SHORTCUTS`` (``dimsum.games.<name>.view``): typing one of ``keys`` plays the move named
+    ``action``; when it is not legal, ``refused`` says when it is. ``realtime``: only while the
+    clock runs (a quick key for a move that must be made fast)."""
+
+    keys: Tuple[str, ...]
+    action: str
+    help: str
+    refused: str
+    realtime: bool = False
+
+
+def active_shortcuts(shortcuts: Sequence[Shortcut], realtime: bool) -> List[Shortcut]:
+    return [sc for sc in shortcuts if realtime or not sc.realtime]
 
 
 @dataclass(frozen=True)
@@ -23,16 +39,19 @@ class Command:
     message: str = ""
 
 
-def interpret(line: str, state: Any, legal: List[int], realtime: bool = False) -> Command:
-    """``line`` as a Command for ``state``, whose legal actions are ``legal`` (numbered from 1)."""
+def interpret(line: str, state: Any, legal: List[int], realtime: bool = False,
+              shortcuts: Sequence[Shortcut] = ()) -> Command:
+    """``line`` as a Command for ``state``, whose legal actions are ``legal`` (numbered from 1);
+    ``shortcuts``: the game's (its view module's ``SHORTCUTS``)."""
     text = " ".join(line.strip().split())
     if not text:
         return Command("again")
     lowered = text.lower()
     if lowered in COMMANDS:
         return Command(COMMANDS[lowered])
-    if realtime and lowered in ("f", "flip"):
-        text = FLIP_NAME
+    shortcut = next((sc for sc in active_shortcuts(shortcuts, realtime) if lowered in sc.keys), None)
+    if shortcut is not None:
+        text = shortcut.action
     if text.isdigit():
         number = int(text)
         if 1 <= number <= len(legal):
@@ -42,29 +61,27 @@ def interpret(line: str, state: Any, legal: List[int], realtime: bool = False) -
     try:
         action = state.parse_action(text)
     except ValueError as e:  # IllegalActionError is a ValueError; its text lists near misses
-        if text == FLIP_NAME:
-            return Command("error", message="You can flip the glass only as the team's reward for a fulfilled "
-                                            "order (Dim Sum Jam rulebook, 'Game Play').")
+        if shortcut is not None:
+            return Command("error", message=shortcut.refused)
         return Command("error", message=f"{text!r} is not a move here ({e}). Type a number from 1 to "
                                         f"{len(legal)}, a move's name, or help.")
     if action not in legal:
-        if text == FLIP_NAME:
-            return Command("error", message="You can flip the glass only as the team's reward for a fulfilled "
-                                            "order (Dim Sum Jam rulebook, 'Game Play').")
+        if shortcut is not None:
+            return Command("error", message=shortcut.refused)
         return Command("error", message=f"{state.action_name(action)!r} is not legal now: type a number from "
                                         f"1 to {len(legal)} or the name of one of the moves listed.")
     return Command("move", action)
 
 
-def help_text(realtime: bool, undo_note: str) -> str:
+def help_text(realtime: bool, undo_note: str, shortcuts: Sequence[Shortcut] = ()) -> str:
     lines = ["Type the number of a move, or its name (as listed; case does not matter), then Enter.",
              "  help     this text",
              f"  undo     {undo_note}",
              "  quit     leave the game (Ctrl-D and Ctrl-C leave too)"]
+    lines += [f"  {sc.keys[0]:<8} {sc.help}" for sc in active_shortcuts(shortcuts, realtime)]
     if realtime:
-        lines += ["  f        flip the glass (when the team may: the reward for a fulfilled order)",
-                  "The sand runs while you think: the time you take is charged to the hourglass (at least a "
-                  "move's usual cost). If it runs out, the team gets a complaint."]
+        lines += ["The clock runs while you think: the time you take is charged to it (at least a "
+                  "move's usual cost)."]
     return "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ once and are charged their moves' default cost, as ``state.apply(action)`` charg
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any
 
 
 def is_realtime(game: Any) -> bool:
@@ -35,21 +35,3 @@ def default_cost(state: Any, action: int) -> int:
 def elapsed_ticks(seconds: float, ticks_per_second: int) -> int:
     """Whole ticks in ``seconds`` (never negative)."""
     return max(0, int(seconds * ticks_per_second + 1e-9))
-
-
-def complaint_note(before: Any, after: Any, name_of: Callable[[int], str]) -> Optional[str]:
-    """A line for the screen when a step cost the team a complaint, saying why; ``name_of(seat)``
-    names a seat."""
-    old, new = before.field("complaints"), after.field("complaints")
-    if new <= old:
-        return None
-    limit = after.game.options["complaint_limit"]
-    d = after.to_dict()
-    if after.clock.top == 0 or d["phase"] == "timeout_discard":  # case II: the glass emptied
-        why = "the sand ran out"
-        pause = " The game pauses: players may discard and replenish, then the glass is flipped."
-    else:  # case III: the active player had nothing to play (the stuck rule lays the glass down)
-        why = f"{name_of(d['active'])} could not serve (the glass is laid down)"
-        pause = " They may discard and replenish, then stand the glass and play on any table."
-    lost = " That is the last one: the team loses." if new >= limit else pause
-    return f"COMPLAINT {new} of {limit}: {why}.{lost}"

@@ -2,9 +2,10 @@
 
 The loop asks each seat in turn: a bot's ``act(state)``, or the human through the screen and the
 prompt. Chance nodes (``chance="explicit"``) are drawn by the session's own seeded generator.
-Undo replays the game from its seed without the human's last move and the moves after it; in
-Dim Sum Jam played on the clock it is refused (the sand already spent cannot be put back, and a
-take-back would let a player think for free).
+Undo replays the game from its seed without the human's last move and the moves after it; in a
+game played on the clock it is refused (the time already spent cannot be put back, and a
+take-back would let a player think for free). What is particular to a game (its view, its
+shortcut keys, its notes after a step) comes from its view module, ``dimsum.games.<name>.view``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..reference.rng import Rng, derive_seed
 from . import realtime
 from .commands import help_text, interpret, moves_text
 from .terminal import Terminal
-from .views import sand_text, seat_name, view_text
+from .views import game_view_module, sand_text, seat_name, view_text
 
 EVENTS_SHOWN = 8
 CHANCE_STREAM = 0xC4A7CE  # the session's chance draws: a stream of the game's seed apart from the bots'
@@ -43,7 +44,9 @@ class Session:
         self.game, self.seed, self.human, self.bots, self.names = game, seed, human, bots, names
         self.terminal, self.clock, self.record_path = terminal, clock, record_path
         self.realtime = realtime.is_realtime(game)
-        self.timed = "complaint_limit" in game.options  # Dim Sum Jam: complaints are shown, clock or not
+        view = game_view_module(game.name)
+        self.shortcuts = getattr(view, "SHORTCUTS", ())
+        self.step_note = getattr(view, "step_note", None)  # a line to log after a step (a penalty, say)
         self.state = game.new_state(seed)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
         self.events: List[str] = []
@@ -77,7 +80,7 @@ class Session:
     def _step(self, action: int, actor: int, ticks: Optional[int] = None) -> None:
         """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
         name = self.state.action_name(action)
-        before = self.state.clone() if self.timed else None
+        before = self.state.clone() if self.step_note is not None else None
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
@@ -86,10 +89,7 @@ class Session:
         if actor >= 0:  # a seat's moves are announced at the table; a chance outcome may be hidden
             cost = f" ({ticks / self._tps():.1f} s of sand)" if self.realtime and ticks else ""
             self._log(f"{seat_name(actor, self.human, self.names)}: {name}{cost}")
-        if before is not None:
-            note = realtime.complaint_note(before, self.state, self._name)
-            if note:
-                self._log(note)
+        self._note(before)
 
     def _bot_turn(self, player: int) -> None:
         try:
@@ -131,7 +131,7 @@ class Session:
             if line is None:  # the sand ran out while the human was thinking
                 self._time_out(top)
                 return
-            command = interpret(line, self.state, legal, self.realtime)
+            command = interpret(line, self.state, legal, self.realtime, self.shortcuts)
             if command.kind == "move":
                 if self.realtime:
                     spent = realtime.elapsed_ticks(self.clock.now() - started, self._tps())
@@ -150,7 +150,7 @@ class Session:
                 if message is None:
                     return
             elif command.kind == "help":
-                message = help_text(self.realtime, self._undo_note())
+                message = help_text(self.realtime, self._undo_note(), self.shortcuts)
             elif command.kind == "again":
                 message = "Type a move's number or name (help lists the commands)."
             else:
@@ -178,18 +178,23 @@ class Session:
 
     def _time_out(self, top: int) -> None:
         """The glass emptied during the human's turn: time passes to zero and the rules follow."""
-        before = self.state.clone()
+        before = self.state.clone() if self.step_note is not None else None
         self.state.advance(top)
         self.actors.append(-1)
         self._log(f"The sand ran out while you were thinking ({top / self._tps():.1f} s).")
-        note = realtime.complaint_note(before, self.state, self._name)
-        if note:
-            self._log(note)
+        self._note(before)
+
+    def _note(self, before: Any) -> None:
+        """The game's note on the step from ``before`` to now, if it has one to make."""
+        if self.step_note is not None and before is not None:
+            note = self.step_note(before, self.state, self._name)
+            if note:
+                self._log(note)
 
     # ---- undo ---------------------------------------------------------------------------------
     def _undo_note(self) -> str:
         if self.realtime:
-            return ("not in Dim Sum Jam played on the clock: the sand already spent cannot be put back "
+            return ("not in a game played on the clock: the time already spent cannot be put back "
                     "(and a take-back would be free thinking time)")
         return "take back your last move and the bots' moves after it"
 

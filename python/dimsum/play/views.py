@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any, Dict, List
+from types import ModuleType
+from typing import Any, Dict, List, Optional
 
 HIDDEN_DICT_FIELDS = ("rng",)  # the only field of to_dict() that holds what no seat may see
 
@@ -45,16 +46,25 @@ def sand_text(top: int, capacity: int, ticks_per_second: int, lying: bool = Fals
             f"[{'#' * full}{'.' * (width - full)}]{state}")
 
 
+def game_view_module(name: str) -> Optional[ModuleType]:
+    """Game ``name``'s terminal module ``dimsum.games.<name>.view``, or None if it has none. It
+    may declare ``view(state, human, names)``, ``SHORTCUTS`` (``dimsum.play.commands.Shortcut``s)
+    and ``step_note(before, after, name_of)`` (a line to log after a step)."""
+    try:
+        return importlib.import_module(f"dimsum.games.{name}.view")
+    except ModuleNotFoundError as e:
+        if e.name != f"dimsum.games.{name}.view":
+            raise
+        return None
+
+
 def view_text(state: Any, human: int, names: List[str]) -> str:
     """The table as ``human`` sees it; ``names`` names every seat (the human's entry is unused).
 
     A game's own view is ``view(state, human, names)`` in ``dimsum.games.<name>.view``, built only
     from what that seat may see; a game without one is shown its observation string, always a
     fair view."""
-    try:
-        module = importlib.import_module(f"dimsum.games.{state.game.name}.view")
-    except ModuleNotFoundError as e:
-        if e.name != f"dimsum.games.{state.game.name}.view":
-            raise
+    module = game_view_module(state.game.name)
+    if module is None or not hasattr(module, "view"):
         return state.observation_string(human)
     return module.view(state, human, names)

@@ -7,9 +7,20 @@ state (``public_dict``).
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any, Callable, List, Optional
 
+from ...play.commands import Shortcut
 from ...play.views import public_dict, sand_text, seat_name
+
+# The reward for a fulfilled order is flipping the glass (docs/rules/dim_sum_jam.md, section 6):
+# on the clock, a key that plays it at once.
+SHORTCUTS = (Shortcut(keys=("f", "flip"), action="flip the glass",
+                      help="flip the glass (when the team may: the reward for a fulfilled order); if the "
+                           "sand runs out, the team gets a complaint",
+                      refused="You can flip the glass only as the team's reward for a fulfilled order "
+                              "(Dim Sum Jam rulebook, 'Game Play').",
+                      realtime=True),)
+
 
 def view(state: Any, human: int, names: List[str]) -> str:
     d = public_dict(state)
@@ -33,3 +44,21 @@ def view(state: Any, human: int, names: List[str]) -> str:
         out.append(f"  {seat_name(seat, human, names):<28} hand: {' '.join(hand) or '-'}")
     out.append(f"Bag: {len(d['bag'])} tokens   Discard pile: {' '.join(d['discard']) or '-'}")
     return "\n".join(out)
+
+
+def step_note(before: Any, after: Any, name_of: Callable[[int], str]) -> Optional[str]:
+    """The terminal player's note after a step (``dimsum.play``): when the step cost the team a
+    complaint, which one and why; ``name_of(seat)`` names a seat. None otherwise."""
+    old, new = before.field("complaints"), after.field("complaints")
+    if new <= old:
+        return None
+    limit = after.game.options["complaint_limit"]
+    d = after.to_dict()
+    if after.clock.top == 0 or d["phase"] == "timeout_discard":  # case II: the glass emptied
+        why = "the sand ran out"
+        pause = " The game pauses: players may discard and replenish, then the glass is flipped."
+    else:  # case III: the active player had nothing to play (the stuck rule lays the glass down)
+        why = f"{name_of(d['active'])} could not serve (the glass is laid down)"
+        pause = " They may discard and replenish, then stand the glass and play on any table."
+    lost = " That is the last one: the team loses." if new >= limit else pause
+    return f"COMPLAINT {new} of {limit}: {why}.{lost}"
