@@ -64,22 +64,23 @@ def options(name: str) -> Tuple[OptionSpec, ...]:
     return _option_specs(name, games())
 
 
-# make's overloads tell a type checker which class each game name gives: a game with a clock
-# (Dim Sum Jam) is a TimedGame, whose states have advance, timeline and clock.
+# make's overloads tell a type checker which class a game name gives: the name of a game with a
+# clock gives a TimedGame (whose states have advance, timeline and clock), any other a Game. The
+# block is generated from the registry, not written by hand: tests/test_typing.py checks it and
+# prints it again when a timed game is added (dimsum._typing_overloads.make_overloads()).
+# <generated: make overloads>
 @overload
 def make(name: Literal["dim_sum_jam"], **options: Any) -> TimedGame: ...
 @overload
-def make(name: Literal["yum_cha", "nice_buns"], **options: Any) -> Game: ...
-@overload
 def make(name: str, **options: Any) -> Game: ...
+# </generated: make overloads>
 
 
 def make(name: str, **options: Any) -> Game:
     """The C++ engine of game ``name`` with validated rule options (unknown ones are refused).
 
-    The games: ``"yum_cha"`` (Yum Cha), ``"nice_buns"`` (Nice Buns) and ``"dim_sum_jam"`` (Dim Sum
-    Jam, real time: a ``TimedGame`` whose states have ``advance``, ``timeline`` and ``clock``);
-    ``dimsum.games()`` lists them as built. ``dimsum.options(name)`` lists each game's options
+    ``dimsum.games()`` lists the games as built (``"yum_cha"``, ``"nice_buns"``, ...); a game with
+    a clock gives a ``TimedGame``, whose states have ``advance``, ``timeline`` and ``clock``. ``dimsum.options(name)`` lists each game's options
     with their defaults, allowed values and rulings; ``game.options`` gives a made game's values.
 
     An unknown name is a ValueError naming the closest game; it is checked against the

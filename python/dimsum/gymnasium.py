@@ -1,7 +1,7 @@
 """Gymnasium single-agent adapter: one seat of a dimsum game, the other seats played by policies.
 
     import gymnasium
-    import dimsum.gymnasium  # registers dimsum/YumCha-v0, dimsum/NiceBuns-v0, dimsum/DimSumJam-v0
+    import dimsum.gymnasium  # registers dimsum/<Title>-v0 for every game: dimsum/YumCha-v0, ...
     env = gymnasium.make("dimsum/YumCha-v0", players=4)
     observation, info = env.reset(seed=7)
 
@@ -49,6 +49,7 @@ from gymnasium import spaces
 
 from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
     make_sampled_game, observation_space_of
+from . import game_info, games
 from ._gymnasium_vector import DimsumVectorEnv
 
 if TYPE_CHECKING:
@@ -67,11 +68,16 @@ ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 # Deals in a row that may end before the learner's first turn before reset gives up (as BatchEnv).
 MAX_SKIPPED_DEALS = 1000
 
-ENV_IDS = {
-    "yum_cha": "dimsum/YumCha-v0",
-    "nice_buns": "dimsum/NiceBuns-v0",
-    "dim_sum_jam": "dimsum/DimSumJam-v0",
-}
+
+
+def env_ids() -> Dict[str, str]:
+    """Game name -> its Gymnasium id, ``dimsum/<Title>-v0`` (``dimsum.game_info(name).gym_id``),
+    for every game of ``dimsum.games()``."""
+    return {name: game_info(name).gym_id for name in games()}
+
+
+ENV_IDS = env_ids()
+"""Game name -> Gymnasium id, for every registered game (``env_ids()`` at import)."""
 
 
 class DimsumEnv(gymnasium.Env):
@@ -238,7 +244,7 @@ class DimsumEnv(gymnasium.Env):
 
 
 def register_envs() -> None:
-    """Registers the three ids (once: importing this module again changes nothing), each with
+    """Registers every game's id (once: importing this module again changes nothing), each with
     DimsumEnv for ``gymnasium.make`` and DimsumVectorEnv for ``gymnasium.make_vec``."""
     for game_name, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:

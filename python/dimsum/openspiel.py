@@ -22,10 +22,15 @@ from dimsum._common import CHANCE, TERMINAL
 PREFIX = "dimsum_"
 """OpenSpiel's name of a dimsum game is ``PREFIX + name``."""
 
-# Perfect information means every player sees the whole position: true of Nice Buns and Dim Sum
-# Jam, where only the future draws are unknown (and in explicit mode those are chance nodes).
-# Yum Cha hides the other players' hands.
-_IMPERFECT = frozenset({"yum_cha"})
+# Each game declares its information type and utility (dimsum.game_info). Perfect information
+# means every player sees the whole position: only the future draws are unknown, and in explicit
+# mode (the only one here) those are chance nodes.
+_INFORMATION = {"perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
+                "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION}
+# A cooperative game gives every seat the team's return: OpenSpiel's identical utility.
+_UTILITY = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+            "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+            "cooperative": pyspiel.GameType.Utility.IDENTICAL}
 
 _SCALAR_TYPES = (bool, int, str)
 
@@ -52,17 +57,14 @@ def parameter_defaults(name: str) -> Dict[str, Any]:
 
 def _game_type(name: str) -> "pyspiel.GameType":
     players = _option_specs(name)["players"]
-    information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if name in _IMPERFECT
-                   else pyspiel.GameType.Information.PERFECT_INFORMATION)
+    info = dimsum.game_info(name)
     return pyspiel.GameType(
         short_name=game_name(name),
-        long_name=f"dimsum {name.replace('_', ' ').title()}",
+        long_name=f"dimsum {info.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=information,
-        # General sum: no game promises a constant total (a Yum Cha washout shares, a Nice Buns
-        # turn cap gives everyone 0, Dim Sum Jam is cooperative).
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        information=_INFORMATION[info.information],
+        utility=_UTILITY[info.utility],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players.maximum,
         min_num_players=players.minimum,
@@ -135,7 +137,7 @@ class DimsumState(pyspiel.State):
         return self.dimsum_state.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        # Dim Sum Jam's timed states charge an action its default ticks when none are given.
+        # A timed game's states charge an action its default ticks when none are given.
         self.dimsum_state.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -197,7 +199,8 @@ def resample(state: DimsumState, player: int, seed: Optional[int] = None) -> Dim
 
 
 def _register(name: str) -> None:
-    game_class = type(f"Dimsum{name.title().replace('_', '')}Game", (DimsumGame,), {"DIMSUM_NAME": name})
+    title = "".join(ch for ch in dimsum.game_info(name).title if ch.isalnum())
+    game_class = type(f"Dimsum{title}Game", (DimsumGame,), {"DIMSUM_NAME": name})
     pyspiel.register_game(_game_type(name), game_class)
 
 

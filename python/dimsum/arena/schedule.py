@@ -25,8 +25,6 @@ from typing import List, Tuple
 
 from ..reference.rng import derive_seed
 
-# Games in which all seats share one return (the rulebooks: Dim Sum Jam is played as a team).
-COOPERATIVE_GAMES = frozenset({"dim_sum_jam"})
 # Separates the bots' seeds from the deals' ("BOTS" in ASCII), so no bot shares a stream with a deal.
 BOT_STREAM = 0x424F5453
 

@@ -6,13 +6,14 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
+from .. import game_info
 from .._common import check_seed
 from . import local_backend
 from .players import check_picklable, entrants as make_entrants
 from .progress import Progress
 from .results import Results
 from .runner import Task
-from .schedule import COOPERATIVE_GAMES, Schedule, lineups
+from .schedule import Schedule, lineups
 
 
 SAVE_EVERY = 10.0  # seconds between two writes of the JSON while a tournament runs
@@ -64,7 +65,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     if ray is not None and workers > 1:
         raise ValueError(f"workers={workers} and ray={ray!r} exclude each other: on Ray the cluster's CPUs are the workers")
     entrants = make_entrants(bots, game)
-    cooperative = game.name in COOPERATIVE_GAMES
+    cooperative = game_info(game.name).cooperative  # all seats share one return: one team per bot
     schedule = Schedule.at_least(seed, lineups(len(entrants), game.players, cooperative), games)
     if ray is None and workers > 1:
         check_picklable(entrants, "worker processes")

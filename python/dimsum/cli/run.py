@@ -1,8 +1,11 @@
 """``python -m dimsum``, the main job: play seeded random games and print results and throughput,
 then a short arena between the strongest bots there are (dimsum.bots.kinds()), with its table.
 
-    python -m dimsum                      # 2,000 four-player Yum Cha games, then the arena
+    python -m dimsum                      # 2,000 games of every game, then the arena
     python -m dimsum --game nice_buns --games 500 --players 3 --threads 2 --arena-games 0
+
+The closing arena plays the game that declares itself the showcase (``GameInfo.showcase``), with
+the options it declares for an arena (``GameInfo.arena_options``).
 """
 
 from __future__ import annotations
@@ -66,15 +69,22 @@ def showcase_specs(game) -> List[str]:
     return specs
 
 
+def showcase_game() -> str:
+    """The game of the closing arena: the first of ``dimsum.games()`` that declares itself the
+    showcase, else the first game."""
+    names = dimsum.games()
+    return next((name for name in names if dimsum.game_info(name).showcase), names[0])
+
+
 def _arena(game_name: str, n_games: int, seed: int) -> None:
     """A short tournament (progress on stderr, the table on stdout)."""
     import dimsum.arena
 
-    game = dimsum.make(game_name, players=2)
+    game = dimsum.make(game_name, **dimsum.game_info(game_name).arena_options)
     specs = showcase_specs(game)
     if len(specs) == 1:
         specs = specs * 2  # only the random bot exists: it plays itself (a measure of seat advantage)
-    print(f"\narena: {', '.join(specs)} at {game_name}, 2 players (python -m dimsum arena --help)")
+    print(f"\narena: {', '.join(specs)} at {game_name}, {game.players} players (python -m dimsum arena --help)")
     start = time.perf_counter()
     results = dimsum.arena.run(game, specs, games=n_games, seed=seed)
     elapsed = time.perf_counter() - start
@@ -88,22 +98,34 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dimsum", description=__doc__,
                                      epilog="Other commands: python -m dimsum help",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--game", default="yum_cha", choices=dimsum.games())
-    parser.add_argument("--games", type=at_least(1), default=2000, help="number of random games (default 2000)")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", choices=dimsum.games(), help="the game to play (default: each game in turn)")
+    parser.add_argument("--games", type=at_least(1), default=2000,
+                        help="number of random games of each game (default 2000)")
+    parser.add_argument("--players", type=int, help="seats (default: each game's own default)")
     parser.add_argument("--seed", type=at_least(0), default=0)
     parser.add_argument("--threads", type=at_least(1), default=1)
     parser.add_argument("--arena-games", type=at_least(0), default=120,
                         help="games of the closing arena, rounded up to whole rounds (default 120; 0: none)")
-    parser.add_argument("--arena-game", default="nice_buns", choices=dimsum.games(),
-                        help="the game of the closing arena (default nice_buns, 2 players)")
+    parser.add_argument("--arena-game", default=showcase_game(), choices=dimsum.games(),
+                        help="the game of the closing arena (default %(default)s, with its arena options)")
     args = parser.parse_args(argv)
 
+    options = {} if args.players is None else {"players": args.players}
     try:
-        game = dimsum.make(args.game, players=args.players)
+        games = [dimsum.make(name, **options) for name in ([args.game] if args.game else dimsum.games())]
     except (ValueError, TypeError) as e:
         parser.error(str(e))
-    print(f"dimsum {dimsum.__version__}: {args.games} random games of {game!r}")
+    print(f"dimsum {dimsum.__version__}")
+    for game in games:
+        _random_games(game, args)
+    if args.arena_games:
+        _arena(args.arena_game, args.arena_games, args.seed)
+    return 0
+
+
+def _random_games(game, args: argparse.Namespace) -> None:
+    """Seeded random games of ``game`` in C++, their endings and the per-move API's speed."""
+    print(f"\n{args.games} random games of {game!r}")
     start = time.perf_counter()
     returns, lengths = dimsum.random_playouts(game, args.games, seed=args.seed, threads=args.threads)
     elapsed = time.perf_counter() - start
@@ -119,7 +141,4 @@ def main(argv: Optional[List[str]] = None) -> int:
           + " (uniformly random play: a measure of the engine, not of play)")
     rate = _python_api_rate(game, 0.5, args.seed)
     print(f"  Python per-move API: {rate / 1e6:.2f} M steps/s ({1e9 / rate:.0f} ns/step)")
-    if args.arena_games:
-        _arena(args.arena_game, args.arena_games, args.seed)
-    return 0
 
