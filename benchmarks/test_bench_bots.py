@@ -8,17 +8,17 @@ import pytest
 
 import dimsum
 from dimsum import bots
+from dimsum.testing import profile
 
 from .bots_vs_openspiel import side_by_side
 
-SIMULATIONS = {"yum_cha": 200, "nice_buns": 2000, "dim_sum_jam": 2000}
 
 
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_ismcts_search(benchmark, name, rollout):
     game = dimsum.make(name)
     seeds = itertools.count(1)
-    n = SIMULATIONS[name] // (5 if rollout == "heuristic" else 1)
+    n = profile(name).search_simulations // (5 if rollout == "heuristic" else 1)
     benchmark.group = f"bots:{name}"
 
     def search():

@@ -12,6 +12,7 @@ from arena_bots import FirstLegalBot, meddling_bot, registered_kinds
 from dimsum.arena.ratings import bradley_terry, wilson
 from dimsum.arena.schedule import Schedule, lineups
 from dimsum.records import Record
+from dimsum.testing import profile
 
 
 @pytest.fixture(autouse=True)
@@ -159,10 +160,9 @@ def test_a_bot_that_cannot_be_made_for_a_game_is_a_failure_named_at_the_first_ga
         dimsum.arena.run(dimsum.make("nice_buns", players=2), "random,broken:fault=make", games=2, progress=False)
 
 
-@pytest.mark.parametrize("name, options", [("nice_buns", {"players": 3}), ("dim_sum_jam", {"players": 2}),
-                                           ("yum_cha", {"players": 2, "rounds": 1})])
-def test_records_replay_to_the_same_returns(tmp_path, name, options):
-    game = dimsum.make(name, **options)
+@pytest.mark.parametrize("name", dimsum.games())
+def test_records_replay_to_the_same_returns(tmp_path, name):
+    game = dimsum.make(name, **profile(name).small)
     results = dimsum.arena.run(game, "random,first", games=2, seed=9, record_dir=tmp_path, progress=False)
     files = sorted(tmp_path.glob("game-*.json"))
     assert len(files) == len(results.games) >= 2

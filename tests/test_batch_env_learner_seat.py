@@ -7,13 +7,13 @@ import pytest
 
 import dimsum
 from dimsum import _batch
+from dimsum.testing import profile
 
-SHORT = {"yum_cha": {"rounds": 1, "max_turns_per_round": 20}}  # random Yum Cha rounds run to the turn cap
 
 
 @pytest.mark.parametrize("name", dimsum.games())
 def test_the_learner_is_always_to_act_and_rewards_are_its_own(name):
-    game = dimsum.make(name, players=3, **SHORT.get(name, {}))
+    game = dimsum.make(name, **{"players": 3, **profile(name).small})  # short games: some end in 300 steps
     env = dimsum.BatchEnv(game, num_envs=16, seed=4, threads=1, learner_seat=2)
     _, info = env.reset()
     assert (info["current_player"] == 2).all()

@@ -8,9 +8,11 @@ import pytest
 
 import dimsum
 from dimsum import bots
-from dimsum.testing import random_position
+from dimsum.testing import first_chance_node, profile, random_position
 
-GAMES = ["yum_cha", "nice_buns", "dim_sum_jam"]
+GAMES = dimsum.games()
+# the games in which only future chance is hidden: there the real future is all a bot must not read
+PERFECT_INFORMATION = [name for name in GAMES if dimsum.game_info(name).information == "perfect"]
 # small searches: these tests check behaviour, not strength
 KINDS = [("heuristic", {}), ("ismcts", {"simulations": 30, "rollout": "random", "bias": 0}),
          ("ismcts", {"simulations": 20, "rollout": "heuristic"})]
@@ -29,7 +31,7 @@ def positions(game, n, steps=(0, 7, 25, 60)):
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("kind,params", KINDS, ids=["heuristic", "ismcts-random", "ismcts-heuristic"])
 def test_every_kind_plays_a_legal_action_and_never_changes_the_state(name, kind, params):
-    game = dimsum.make(name, players=3)
+    game = dimsum.make(name, **profile(name).threads)
     bot = bots.make(kind, game, seed=5, **params)
     for state in positions(game, 8):
         before, history = state.to_bytes(), state.history
@@ -40,8 +42,8 @@ def test_every_kind_plays_a_legal_action_and_never_changes_the_state(name, kind,
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_whole_game_of_heuristic_bots_ends_legally(name):
-    game = dimsum.make(name, players=4)
-    players = [bots.make("heuristic", game, seed=p) for p in range(4)]
+    game = dimsum.make(name)
+    players = [bots.make("heuristic", game, seed=p) for p in range(game.players)]
     state = game.new_state(seed=8)
     while not state.is_terminal:
         state.apply(players[state.current_player].act(state))  # apply raises on an illegal action
@@ -105,10 +107,10 @@ def test_yum_cha_bots_cannot_tell_two_resamples_of_a_position_apart(kind, params
             assert bot_a.last_search == bot_b.last_search  # the whole search, not only its result
 
 
-@pytest.mark.parametrize("name", ["nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", PERFECT_INFORMATION)
 @pytest.mark.parametrize("kind,params", KINDS, ids=["heuristic", "ismcts-random", "ismcts-heuristic"])
 def test_bots_never_read_the_real_future_draws(name, kind, params):
-    # Nice Buns and Dim Sum Jam hide only what chance does next (the state's generator):
+    # A perfect-information game hides only what chance does next (the state's generator):
     # two copies with different generators must get the same choice.
     game = dimsum.make(name)
     for state in positions(game, 4):
@@ -121,8 +123,7 @@ def test_bots_never_read_the_real_future_draws(name, kind, params):
 @pytest.mark.parametrize("name", GAMES)
 def test_bots_play_explicit_chance_games_and_refuse_chance_nodes(name):
     game = dimsum.make(name, chance="explicit")
-    state = game.new_state(seed=1)
-    assert state.is_chance_node
+    state = first_chance_node(game, seed=1)
     for kind, params in KINDS:
         with pytest.raises(ValueError, match="chance node"):
             bots.make(kind, game, **params).act(state)

@@ -6,7 +6,7 @@ import dimsum
 from dimsum import bots
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_random_bot_plays_legal_actions_and_never_changes_the_state(name):
     game = dimsum.make(name, players=3)
     bot = bots.make("random", game, seed=3)

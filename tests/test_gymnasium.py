@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import dimsum  # noqa: E402
 from dimsum.gymnasium import ENV_IDS, DimsumEnv  # noqa: E402
 
-GAMES = ["yum_cha", "nice_buns", "dim_sum_jam"]
+GAMES = dimsum.games()
 
 
 def play_random_episode(env, seed):

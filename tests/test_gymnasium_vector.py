@@ -20,10 +20,11 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 import dimsum  # noqa: E402
 from dimsum.gymnasium import ENV_IDS, DimsumEnv, DimsumVectorEnv  # noqa: E402
 from dimsum.reference.rng import Rng, derive_seed  # noqa: E402
+from dimsum.testing import profile  # noqa: E402
 
-GAMES = ["yum_cha", "nice_buns", "dim_sum_jam"]
+GAMES = dimsum.games()
 OPPONENT_STREAM = 0x4F50504F4E454E54  # kOpponentStream, batch/opponent_env.hpp
-SMALL = {"yum_cha": {"players": 3, "rounds": 1, "max_turns_per_round": 20}, "nice_buns": {"players": 3}, "dim_sum_jam": {"players": 3}}
+SMALL = {name: {"players": 3, **profile(name).small} for name in GAMES}  # short games (each game's profile)
 
 
 class SeededRandomOpponent:

@@ -12,16 +12,24 @@ import dimsum  # noqa: E402
 import dimsum.openspiel as dos  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
+from dimsum.testing import profile  # noqa: E402
+
 # Small configurations, so that a random game is short: OpenSpiel's checks and dimsum's
 # information state replay the game from the start at each step (a default Yum Cha game is
-# about 2,600 steps, chance nodes included, under random play).
-CONFIGS = {
-    "yum_cha": ["dimsum_yum_cha(players=2,rounds=1,max_turns_per_round=20)",
-                "dimsum_yum_cha(players=3,rounds=2,max_turns_per_round=10,auto_declare=True)"],
-    "nice_buns": ["dimsum_nice_buns(players=2,max_turns=30)",
-                  "dimsum_nice_buns(players=3,max_turns=20,mandatory_dice=False)"],
-    "dim_sum_jam": ["dimsum_dim_sum_jam(players=2)", "dimsum_dim_sum_jam(players=3,hand_limit=4)"],
-}
+# about 2,600 steps, chance nodes included, under random play). Each game's profile gives its
+# short games; here at two table sizes.
+
+
+def _config(name, options):
+    return dos.game_name(name) + "(" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + ")"
+
+
+CONFIGS = {name: [_config(name, {**profile(name).small, "players": 2}),
+                  _config(name, {**profile(name).small, "players": 3})] for name in dimsum.games()}
+IMPERFECT = [c for name, configs in CONFIGS.items() if dimsum.game_info(name).information == "imperfect"
+             for c in configs]
+PERFECT = [c for name, configs in CONFIGS.items() if dimsum.game_info(name).information == "perfect"
+           for c in configs]
 ALL_CONFIGS = [c for configs in CONFIGS.values() for c in configs]
 
 
@@ -43,7 +51,19 @@ def test_every_game_is_registered():
     assert {dos.game_name(n) for n in dimsum.games()} <= registered
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", dimsum.games())
+def test_the_game_type_is_what_the_game_declares(name):
+    info = dimsum.game_info(name)
+    game_type = pyspiel.load_game(dos.game_name(name)).get_type()
+    assert game_type.long_name == f"dimsum {info.title}"
+    imperfect = game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert imperfect == (info.information == "imperfect")
+    utility = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM, "general_sum": pyspiel.GameType.Utility.GENERAL_SUM,
+               "cooperative": pyspiel.GameType.Utility.IDENTICAL}[info.utility]
+    assert game_type.utility == utility
+
+
+@pytest.mark.parametrize("name", dimsum.games())
 def test_parameters_are_the_scalar_options(name):
     game = pyspiel.load_game(dos.game_name(name))
     params = game.get_parameters()
@@ -75,8 +95,10 @@ def test_random_sim_test(config):
 
 @pytest.mark.parametrize("config", ALL_CONFIGS)
 def test_chance_nodes_give_dimsums_probabilities(config):
-    state = pyspiel.load_game(config).new_initial_state()
-    assert state.is_chance_node()
+    state, rng = pyspiel.load_game(config).new_initial_state(), np.random.RandomState(0)
+    while not state.is_chance_node():  # where chance first acts is the game's business
+        assert not state.is_terminal()
+        play_randomly(state, rng, 1)
     outcomes = state.chance_outcomes()
     assert outcomes == state.dimsum_state.chance_outcomes()
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
@@ -124,7 +146,7 @@ def test_mcts_plays(config):
     play_with_bot(game, bot, rng, moves=3)
 
 
-@pytest.mark.parametrize("config", CONFIGS["yum_cha"])
+@pytest.mark.parametrize("config", IMPERFECT)
 def test_ismcts_plays_with_dimsums_resample(config):
     game = pyspiel.load_game(config)
     rng = np.random.RandomState(0)
@@ -135,10 +157,10 @@ def test_ismcts_plays_with_dimsums_resample(config):
     play_with_bot(game, bot, rng, moves=3)
 
 
-@pytest.mark.parametrize("config", CONFIGS["nice_buns"] + CONFIGS["dim_sum_jam"])
+@pytest.mark.parametrize("config", PERFECT)
 def test_ismcts_refuses_the_perfect_information_games(config):
-    # Nice Buns and Dim Sum Jam hide nothing but the future draws (chance nodes here), so they
-    # are declared perfect information, and OpenSpiel's IS-MCTS asserts imperfect information:
+    # These games hide nothing but the future draws (chance nodes here), so they are declared
+    # perfect information, and OpenSpiel's IS-MCTS asserts imperfect information:
     # plain MCTS is their search (test_mcts_plays).
     game = pyspiel.load_game(config)
     assert game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -166,7 +188,7 @@ def play_with_bot(game, bot, rng, moves):
 
 
 def test_resample_keeps_the_players_view():
-    game = pyspiel.load_game(CONFIGS["yum_cha"][1])
+    game = pyspiel.load_game(_config("yum_cha", {"players": 3, "rounds": 2, "max_turns_per_round": 10}))
     state = play_randomly(game.new_initial_state(), np.random.RandomState(7), 80)
     while state.is_chance_node():
         play_randomly(state, np.random.RandomState(8), 1)

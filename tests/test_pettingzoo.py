@@ -21,14 +21,13 @@ import dimsum  # noqa: E402
 from dimsum.pettingzoo import env as make_env  # noqa: E402
 from dimsum.pettingzoo import raw_env  # noqa: E402
 
-OPTION_SETS = [
-    ("yum_cha", dict(players=2, max_turns_per_round=30, rounds=1)),
-    ("yum_cha", dict(players=4, max_turns_per_round=30, rounds=2)),
-    ("nice_buns", dict(players=3)),
-    ("nice_buns", dict(players=5, mandatory_dice=False, max_turns=20)),
-    ("dim_sum_jam", dict(players=2)),
-    ("dim_sum_jam", dict(players=4, glass_ticks=400, timeout_discard="active_player")),
-]
+from dimsum.testing import profile  # noqa: E402
+
+# Every game: its short games (its profile) at 2 seats, and the first option set its conformance
+# suite runs beyond the defaults (other seats and rules), made short the same way.
+OPTION_SETS = [(name, options) for name in dimsum.games()
+               for options in ({**profile(name).small, "players": 2},
+                               {**profile(name).small, **dict(profile(name).conformance[1])})]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in options.items())}" for name, options in OPTION_SETS]
 
 
@@ -63,7 +62,7 @@ def test_pettingzoo_render_test(name, options, capsys):
     render_test(functools.partial(make_env, name, **options))
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_ansi_render_is_the_selected_agents_view(name):
     env = make_env(name, render_mode="ansi")
     env.reset(seed=3)
@@ -71,7 +70,7 @@ def test_ansi_render_is_the_selected_agents_view(name):
     assert env.render() == env.unwrapped.state.observation_string(seat)
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_rewards_are_zero_until_the_end_then_the_games_returns(name):
     env = make_env(name)
     env.reset(seed=11)
@@ -164,7 +163,7 @@ def test_importing_dimsum_does_not_import_pettingzoo():
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_whole_random_games_end_with_the_games_returns(name):
     env = make_env(name)
     for seed in range(3):

@@ -110,7 +110,7 @@ def test_the_moves_are_listed_numbered_and_named_in_columns():
 
 
 # ---- fairness of the views -----------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_the_view_is_the_same_for_every_state_the_seat_cannot_tell_apart(name):
     """resample(p, seed) redraws all that p cannot see (the other Yum Cha hands, the future draws):
     a view that changed with it would be showing hidden information."""

@@ -17,7 +17,7 @@ def _played(name, seed, **options):
     return game, state
 
 
-@pytest.mark.parametrize("name", ["yum_cha", "nice_buns", "dim_sum_jam"])
+@pytest.mark.parametrize("name", dimsum.games())
 def test_a_record_round_trips_through_json_and_replays_to_the_same_state(name, tmp_path):
     game, state = _played(name, 21, players=2)
     record = Record.of(state, 21, ["random", "random"])

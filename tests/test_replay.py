@@ -36,7 +36,7 @@ def _picture(data: dict, step: int, view: int) -> str:
     return "".join(data["pieces"][i] for i in data["steps"][step]["views"][view])
 
 
-@pytest.mark.parametrize("name", ("yum_cha", "nice_buns", "dim_sum_jam"))
+@pytest.mark.parametrize("name", dimsum.games())
 def test_the_page_holds_every_step_drawn_for_every_view(name, tmp_path):
     record = _record(name, 4, 12, players=3)
     (tmp_path / "r.json").write_text(record.dumps())
@@ -73,7 +73,7 @@ def test_a_dim_sum_jam_page_has_the_time_line_for_real_time_play():
     assert data["ticks_per_second"] == 10 and data["timed"]
 
 
-@pytest.mark.parametrize("name", ("yum_cha", "nice_buns", "dim_sum_jam"))
+@pytest.mark.parametrize("name", dimsum.games())
 def test_a_playthrough_reads_back_as_the_record_of_its_game(name, tmp_path):
     text = (GOLDEN / f"{name}.txt").read_text(encoding="utf-8")
     record = playthrough_record(text)

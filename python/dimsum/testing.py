@@ -19,7 +19,7 @@ import importlib
 import math
 import pickle
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ._common import TERMINAL, FrozenDict, IllegalActionError, check_game_name
@@ -42,6 +42,8 @@ class Profile:
     threads: Mapping[str, Any]                  # the states shared by threads
     bench: Mapping[str, Any]                    # the benchmarks and the perf guard's bench signature
     peer: Optional[str] = None                  # the OpenSpiel/RLCard game doing the nearest work
+    search_simulations: int = 2000              # an IS-MCTS search of about 10-50 ms, for the bot benchmarks
+    small: Mapping[str, Any] = field(default_factory=dict)  # short games (a few dozen moves) for tests that play hundreds
 
     def __post_init__(self) -> None:
         # frozen all the way down to the option sets, so that no test can change another's case
@@ -222,6 +224,22 @@ def random_position(game: Any, seed: int, steps: int) -> Any:
         legal = state.legal_actions()
         state.apply(legal[rng.bounded(len(legal))])
     return state
+
+
+def first_chance_node(game: Any, seed: int) -> Any:
+    """The first chance node of a game made with ``chance="explicit"``, reached by seeded random
+    moves from the deal of ``seed``. The contract does not say where chance first acts (a deal
+    opens some games; in others a player moves first), only that a game with chance outcomes
+    reaches them: AssertionError if this game ends, or runs ``max_game_length`` steps, first."""
+    rng = Rng(seed)
+    state = game.new_state(seed)
+    for _ in range(game.max_game_length + 1):
+        if state.is_chance_node:
+            return state
+        assert not state.is_terminal, f"{game!r}: the game of seed {seed} ended before any chance node"
+        legal = state.legal_actions()
+        state.apply(legal[rng.bounded(len(legal))])
+    raise AssertionError(f"{game!r}: no chance node within max_game_length moves")
 
 
 def _weighted_choice(state: Any, rng: Rng) -> int:

@@ -32,4 +32,5 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=4),
     peer="hanabi",
+    small=dict(players=3),
 )

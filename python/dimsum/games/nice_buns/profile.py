@@ -33,4 +33,5 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=4),
     peer="pig",
+    small=dict(players=3, max_turns=30),
 )

@@ -31,4 +31,6 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=4),
     peer="gin_rummy",
+    search_simulations=200,
+    small=dict(players=3, rounds=1, max_turns_per_round=12),
 )
