@@ -12,7 +12,7 @@ import pytest
 
 import dimsum
 import dimsum.reference
-from dimsum._common import FrozenDict, GameConfig, GameSpec, Option
+from dimsum._common import FrozenDict, GameConfig, GameInfo, GameSpec, Option
 from dimsum.testing import Profile, profile
 
 
@@ -69,7 +69,7 @@ FUNCTIONS = tuple(n for n, v in vars(GameSpec).items() if inspect.isfunction(v) 
 
 
 def test_the_protocol_lists_what_core_calls():
-    assert DATA_MEMBERS == ("NAME", "OPTIONS")
+    assert DATA_MEMBERS == ("NAME", "INFO", "OPTIONS")
     assert set(FUNCTIONS) == {"make_config", "config_values", "dict_from_fields", "fields_from_dict", "render", "ending"}
 
 
@@ -79,6 +79,7 @@ def test_every_game_package_meets_the_game_spec_protocol(name):
     missing = [m for m in DATA_MEMBERS + FUNCTIONS if not hasattr(spec, m)]
     assert not missing, f"dimsum.games.{name} lacks {missing} (dimsum._common.GameSpec)"
     assert spec.NAME == name
+    assert isinstance(spec.INFO, GameInfo) and spec.INFO is dimsum.game_info(name)
     assert spec.OPTIONS and all(isinstance(o, Option) and o.name == key for key, o in spec.OPTIONS.items())
     not_callable = [f for f in FUNCTIONS if not callable(getattr(spec, f))]
     assert not not_callable, f"dimsum.games.{name}: {not_callable} are not callable"
