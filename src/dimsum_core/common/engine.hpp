@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "action_list.hpp"
+#include "errors.hpp"
 #include "rng.hpp"
 #include "schema.hpp"
 
@@ -26,8 +27,18 @@ struct ConfigInfo {
   int observation_size;     // the sum of the observation slices' sizes
   int num_fields;           // values in the flat state field form
   int max_game_length;      // a hard bound on the actions of one game (chance outcomes included)
-  int num_chance_outcomes;  // chance outcomes are the ints [0, num_chance_outcomes) (<= num_actions)
+  // Chance outcomes share the id range of actions (legal_actions lists them at a chance node):
+  // they are the ints [0, num_chance_outcomes), with num_chance_outcomes <= num_actions.
+  // build_config checks it; a game whose outcomes outnumber its actions pads num_actions.
+  int num_chance_outcomes;
 };
+
+// The most seats any game may have. The bindings and the bots keep one value per player (a
+// state's returns, IS-MCTS's rollout results) in fixed buffers on the stack, so that reading
+// the returns never allocates; this bounds them at compile time. Each game declares its own
+// G::kMaxPlayers (at most this: make_api checks it), and a game with more seats raises this one
+// (the buffers grow by 8 bytes a seat; nothing else depends on it).
+inline constexpr int kMaxPlayers = 16;
 
 // current_player at a chance node (explicit chance mode, below); -1 is the end of the game.
 inline constexpr int kChancePlayer = -2;
@@ -42,6 +53,8 @@ inline constexpr int kTerminalPlayer = -1;
 //     old bytes are refused with a message naming the version instead of read wrongly.
 //   G::kMaxActions: the most legal actions any state of any config can have (the capacity of
 //     LegalActions<G>).
+//   G::kMaxPlayers: the most players any config can have (its "players" option's maximum), in
+//     [1, dimsum::kMaxPlayers]; build_config refuses a config with more.
 //
 // Data. Config and State are trivially copyable, with no padding and no pointers: a state is
 //   copied as bytes (clone, to_bytes, the batch engine's arrays), so equal positions must have
@@ -88,10 +101,13 @@ inline constexpr int kTerminalPlayer = -1;
 //   state is never a chance node. Explicit (true): the game stops before each event instead:
 //   current_player is kChancePlayer, legal_actions lists the outcomes chance_outcomes lists (in
 //   the same order), and apply(c, s, outcome) plays one and goes on to the next decision or the
-//   next event. One event is one outcome: a deal of ten cards is ten chance nodes, a shuffle is
-//   a draw per position, so no node has a combinatorial number of outcomes. A chance node takes
-//   no time on a clock. Played with outcomes drawn by their weights, explicit mode has the same
-//   distribution of games as sampled mode (tests/test_chance.py checks it).
+//   next event. Chance outcomes share the id range of actions: [0, num_chance_outcomes) with
+//   num_chance_outcomes <= num_actions (build_config refuses a config where it fails); a game
+//   whose outcomes outnumber its actions pads num_actions. One event is one outcome: a deal of
+//   ten cards is ten chance nodes, a shuffle is a draw per position, so no node has a
+//   combinatorial number of outcomes. A chance node takes no time on a clock. Played with
+//   outcomes drawn by their weights, explicit mode has the same distribution of games as sampled
+//   mode (tests/test_chance.py checks it).
 //   Search-safe copies: s.rng is the game's future. A copy keeps it (so a search on copies knows
 //   the coming draws); reseed(s, seed) replaces it, and resample does too.
 //
@@ -102,6 +118,15 @@ inline constexpr int kTerminalPlayer = -1;
 //     perfect information, where only the future dice and draws are hidden.
 //   G::finish_import(c, s): by default nothing.
 //   G::apply_unkeyed(c, s, a): see "Key upkeep" below; by default apply.
+//   G::heuristic_action(c, s, rng): the game's heuristic player (bots/heuristic.hpp), the
+//     "heuristic" bot, the "heuristic" opponent of a learner-seat BatchEnv and IS-MCTS's
+//     heuristic rollouts. s is a decision node (current_player >= 0); the result is one of the
+//     legal actions of s. It reads only what the player to act may see: its own hand, the public
+//     part of the position and the rules; where it looks ahead by applying an action, it does so
+//     on a copy whose future randomness was replaced from `rng` (never the state's own generator,
+//     which is the real future). `rng` also breaks ties, so a seed fixes every choice. By default
+//     a uniformly random legal action drawn from `rng`: a game without a heuristic gets the
+//     random policy for the "heuristic" bot and for IS-MCTS's heuristic rollouts.
 //
 // Key upkeep. apply keeps s.hash exact, so that the per-move API's `hash` is O(1) after every
 // move. Loops that never read the key (the playout driver, BatchEnv) need not pay for it: a
@@ -119,6 +144,7 @@ concept Engine =
       { G::kGameId } -> std::convertible_to<uint16_t>;
       { G::kStateVersion } -> std::convertible_to<uint16_t>;
       { G::kMaxActions } -> std::convertible_to<int>;
+      { G::kMaxPlayers } -> std::convertible_to<int>;
       { G::config_fields() } -> std::same_as<std::span<const ConfigField<typename G::Config>>>;
       { G::finish_config(mc, err, 0) } -> std::same_as<bool>;
       { G::state_fields() } -> std::same_as<std::span<const StateField<typename G::Config, typename G::State>>>;
@@ -180,12 +206,29 @@ void rekey(const typename G::Config& c, typename G::State& s) {
   s.hash = G::compute_hash(c, s);
 }
 
+// The player cap of every game, checked where its API is made (game_api.hpp, make_api).
+template <class G>
+inline constexpr bool kWithinPlayerCap = G::kMaxPlayers >= 1 && G::kMaxPlayers <= kMaxPlayers;
+
 // A Config from the packed values of its declared fields (schema.hpp, config_from_values), then
-// finished by the game; false with a message if anything is wrong.
+// finished by the game and checked against the contract's limits (the game's kMaxPlayers, chance
+// outcome ids inside the action range); false with a message if anything is wrong.
 template <class G>
 bool build_config(const int64_t* values, int n, typename G::Config& c, char* err, int errlen) {
-  return config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) &&
-         G::finish_config(c, err, errlen);
+  if (!config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) ||
+      !G::finish_config(c, err, errlen))
+    return false;
+  const ConfigInfo info = G::config_info(c);
+  if (info.players < 1 || info.players > G::kMaxPlayers)
+    return fail(err, errlen, "%s config: %d players; this game declares 1 to %d (its Engine::kMaxPlayers)", G::kName,
+                info.players, G::kMaxPlayers);
+  if (info.num_chance_outcomes < 0 || info.num_chance_outcomes > info.num_actions)
+    return fail(err, errlen,
+                "%s config: %d chance outcomes but %d actions; chance outcomes share the id range of actions, so "
+                "num_chance_outcomes must be in [0, num_actions] (a game whose outcomes outnumber its actions "
+                "pads num_actions)",
+                G::kName, info.num_chance_outcomes, info.num_actions);
+  return true;
 }
 
 template <class G>

@@ -2,9 +2,10 @@
 // by name), the fields of its State (what to_dict, state_from_dict and state.field(name) read
 // by name) and the slices of its observation (names, sizes and exact bounds).
 //
-// Each game writes three constexpr tables next to its Config and State (kConfigFields,
-// kStateFields, kObservation); the generic code below walks them. No offset into a flat list
-// is written by hand anywhere, in C++ or in Python: the bindings ask for FieldInfo rows and
+// Each game writes three constexpr tables in its schema.cpp (arrays of the ConfigField,
+// StateField and ObservationSlice below) and hands them out as spans from Engine::config_fields(),
+// state_fields() and observation(); the generic code below walks them. No offset into a flat
+// list is written by hand anywhere, in C++ or in Python: the bindings ask for FieldInfo rows and
 // address every field by name.
 #pragma once
 
@@ -49,7 +50,7 @@ enum FieldFlags : uint32_t {
   kKeyedWhenSet = 4,
 };
 
-inline constexpr int kMaxSchemaFields = 64;
+inline constexpr int kMaxSchemaFields = 64;  // rows a table may have (the bindings' buffers)
 
 // A value already checked against its field's bounds, stored in the member's type.
 template <class T>
@@ -62,7 +63,7 @@ inline bool check_seat_field(const char* game, const char* name, int seat, int p
   if (seat < players) return true;
   return fail(err, errlen, "%s config field '%s': %d; a seat in [0, %d] or -1 is allowed", game, name, seat,
               players - 1);
-}  // rows a table may have (the bindings' buffers)
+}
 
 // "[i]" or "[row][col]" after a field name in a message.
 struct IndexText {
@@ -235,6 +236,15 @@ struct MemberFields {
     return config<&C::explicit_chance>("explicit_chance",
                                        "1: stop at every random event (chance nodes); 0: draw it inside apply", {0, 1},
                                        kKeyedWhenSet);
+  }
+
+  // The state's generator (State::rng, a dimsum::Rng) as the field "rng", its four words: the same
+  // field in every game, so that the exported fields fix the state's future draws too.
+  static constexpr StateField<C, S> rng() {
+    return StateField<C, S>{"rng", "the generator's four state words", [](const C&) { return vector(4); },
+                            [](const C&) { return Bounds{0, 0}; },
+                            [](const C&, const S& s, int k) { return static_cast<int64_t>(s.rng.s[k]); },
+                            [](const C&, S& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord};
   }
 
   // A scalar state field stored in member M (kWord for a 64-bit pattern).

@@ -103,6 +103,7 @@ struct Engine {
   static constexpr const char* kName = "dim_sum_jam";
   static constexpr uint16_t kGameId = 1;
   static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxPlayers = dim_sum_jam::kMaxPlayers;
   static constexpr int kMaxActions = kNumActions;
 
   // schema.cpp: the declared boundary
@@ -128,6 +129,8 @@ struct Engine {
   // tables, the discard pile, the bag's contents and the deck's backs are public; the hidden
   // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
   static bool validate(const Config& c, const State& s, char* err, int errlen);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 
   // rules.cpp: time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns
   // the ticks charged. check_ticks says whether `ticks` may be charged at all in this config.

@@ -170,6 +170,7 @@ struct Engine {
   static constexpr uint16_t kGameId = 2;
   static constexpr uint16_t kStateVersion = 1;
   // the largest legal list: swap, 5 kinds x 5 other seats x 5 kinds, plus pass
+  static constexpr int kMaxPlayers = nice_buns::kMaxPlayers;
   static constexpr int kMaxActions = kKinds * (kMaxPlayers - 1) * kKinds + 1;
 
   // schema.cpp: the declared boundary
@@ -192,6 +193,8 @@ struct Engine {
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside
   static bool validate(const Config& c, const State& s, char* err, int errlen);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 };
 static_assert(dimsum::Engine<Engine>);
 

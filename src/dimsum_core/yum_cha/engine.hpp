@@ -75,6 +75,7 @@ struct Engine {
   static constexpr const char* kName = "yum_cha";
   static constexpr uint16_t kGameId = 3;
   static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxPlayers = yum_cha::kMaxPlayers;
   static constexpr int kMaxActions = 2 + 2 * kMaxTypes;
 
   // schema.cpp: the declared boundary
@@ -99,6 +100,8 @@ struct Engine {
   // state_io.cpp: states from outside, and what a player cannot see
   static bool validate(const Config& c, const State& s, char* err, int errlen);
   static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 };
 static_assert(dimsum::Engine<Engine>);
 
