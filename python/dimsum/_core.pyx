@@ -101,6 +101,7 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         kCounted
         kWord
         kKeyedWhenSet
+        kDerived
         kMaxSchemaFields
 
     const GameApi* find_game(const char* name)
@@ -195,7 +196,7 @@ cdef tuple _field_specs(const FieldInfo* infos, int n):
     return tuple(FieldSpec(infos[i].name.decode(), infos[i].doc.decode(), infos[i].offset,
                            _shape(infos[i].rank, infos[i].rows, infos[i].cols), infos[i].lo, infos[i].hi,
                            bool(infos[i].flags & kWord), bool(infos[i].flags & kCounted),
-                           bool(infos[i].flags & kKeyedWhenSet))
+                           bool(infos[i].flags & kKeyedWhenSet), bool(infos[i].flags & kDerived))
                  for i in range(n))
 
 
@@ -265,11 +266,6 @@ cdef class Game:
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        # the key of this configuration in to_bytes' header: the format (1), then the values
-        # (_schema.fingerprint_values: an appended field at its default 0 is left out)
-        self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
-        for v in _fingerprint_values(name, config_specs, values_by_name):
-            self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t><int64_t>v)
         try:
             for i, v in enumerate(packed):
                 values[i] = v
@@ -282,10 +278,13 @@ cdef class Game:
         finally:
             PyMem_Free(values)
         self.api.config_info(self.config, &info)
-        if info.num_actions != len(self.spec.action_space):
-            raise AssertionError(f"{name}: the C++ and Python configs disagree on the number of actions")
+        sizes = info  # the core's sizes by name (a dict): the one source of each
+        _check_sizes_agree(name, sizes, self.spec)
         if info.num_actions > MAX_ACTIONS or info.players > MAX_PLAYERS:
             raise AssertionError(f"{name}: too many actions or players for the binding")
+        if info.num_chance_outcomes > info.num_actions:
+            raise AssertionError(f"{name}: {info.num_chance_outcomes} chance outcomes, more than its "
+                                 f"{info.num_actions} actions")
         self.num_actions = info.num_actions
         self.players = info.players
         self.observation_size = info.observation_size
@@ -293,9 +292,12 @@ cdef class Game:
         self.max_game_length = info.max_game_length
         self.num_chance_outcomes = info.num_chance_outcomes
         self.explicit_chance = self.spec.explicit_chance
-        if info.num_chance_outcomes != len(self.spec.chance_space) or info.num_chance_outcomes > info.num_actions:
-            raise AssertionError(f"{name}: the C++ and Python configs disagree on the chance outcomes "
-                                 f"(or there are more outcomes than actions)")
+        # the key of this configuration in to_bytes' header: the format (1), then the values
+        # (_schema.fingerprint_values: a derived field keyed with the core's size, an appended
+        # field at its default 0 left out)
+        self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
+        for v in _fingerprint_values(name, config_specs, values_by_name, sizes):
+            self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t><int64_t>v)
         self.state_fields = _field_specs(infos, self.api.state_fields(self.config, infos))
         self.field_index = {f.name: i for i, f in enumerate(self.state_fields)}
         self.scalar_index = {f.name: i for i, f in enumerate(self.state_fields) if not f.shape and not f.word}
@@ -494,6 +496,18 @@ cdef class Game:
             PyMem_Free(values)
         state._root = state.to_bytes()
         return state
+
+
+cdef _check_sizes_agree(str name, dict sizes, object spec):
+    """The sizes the Python side keeps for its own purposes (its names of the actions and of the
+    chance outcomes, its players) are the core's: AssertionError naming both numbers if not."""
+    for size, python_side, python_value in (
+            ("num_actions", "action names", len(spec.action_space)),
+            ("num_chance_outcomes", "chance outcome names", len(spec.chance_space)),
+            ("players", "players", spec.players)):
+        if sizes[size] != python_value:
+            raise AssertionError(f"{name}: the core's {size} is {sizes[size]}, the Python spec has "
+                                 f"{python_value} {python_side}")
 
 
 cdef class TimedGame(Game):

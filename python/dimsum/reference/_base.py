@@ -37,8 +37,9 @@ class ReferenceGame:
     """A configured game: validated options, components, action space, observation layout.
 
     What the core declares rather than computes (the state fields, the observation layout and
-    its bounds) and what it checks for every engine (a state dict from outside) come from the
-    compiled game of the same options, ``self.core``: declarations, never rules.
+    its bounds), the sizes it computes once for every engine (the game length bound) and what it
+    checks for every engine (a state dict from outside) come from the compiled game of the same
+    options, ``self.core``: declarations, never rules.
     """
 
     name: str = ""
@@ -63,7 +64,7 @@ class ReferenceGame:
     observation_shape = property(lambda self: self.core.observation_shape)
     observation_layout = property(lambda self: self.core.observation_layout)
     state_fields = property(lambda self: self.core.state_fields)
-    max_game_length = property(lambda self: self.config.max_game_length)
+    max_game_length = property(lambda self: self.core.max_game_length)
     min_return = property(lambda self: self.config.min_return)
     max_return = property(lambda self: self.config.max_return)
 

@@ -332,38 +332,8 @@ def make_config(**given: Any) -> Config:
                          f"({options['glass_ticks']}), got {options['ticks_per_action']}")
     deck_length = need_regular + CONSTANTS["deck_vips"] + options["extra_vips"]
     return Config(players=options["players"], options=options, cards=cards, deck_length=deck_length,
-                  action_space=ACTION_SPACE,
-                  max_game_length=_max_game_length(options, cards, deck_length),
-                  min_return=0.0, max_return=1.0, chance_space=_chance_space(cards, options["players"]))
-
-
-def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_length: int) -> int:
-    """A hard bound on the actions of one game (see the docs: why the game always ends).
-
-    Every play fills an icon space and spaces free up only when a card leaves; at most
-    7 + deck_length cards ever reach the tables. Every time-out and every stuck sequence
-    costs a complaint, so there are at most complaint_limit of each.
-    """
-    cards_ever = NUM_TABLES + deck_length
-    most_icons = max(len(c.icons) for c in cards)
-    hand, limit, players = options["hand_limit"], options["complaint_limit"], options["players"]
-    plays = cards_ever * most_icons
-    rewards = cards_ever
-    timeouts = limit * players * (hand + 1)
-    stuck = limit * (options["max_free_redraws"] + 1) * (hand + 3)
-    return plays + rewards + timeouts + stuck + (_chance_nodes(options, deck_length, plays)
-                                                 if options["chance"] == "explicit" else 0)
-
-
-def _chance_nodes(options: Mapping[str, Any], deck_length: int, plays: int) -> int:
-    """The most chance nodes of one explicit-chance game: the set-up's (a shuffled back per top
-    position but the last, every deck card, the start player, the deal), then a draw per play,
-    and a token per replenished space after every time-out and every stuck sequence."""
-    hand, limit, players = options["hand_limit"], options["complaint_limit"], options["players"]
-    top = CONSTANTS["deck_top_regular"] + options["extra_vips"]
-    setup = (top - 1 if options["extra_vips"] else 0) + deck_length + 1 + players * hand
-    refills = limit * players * hand + limit * (options["max_free_redraws"] + 1) * hand
-    return setup + plays + refills
+                  action_space=ACTION_SPACE, min_return=0.0, max_return=1.0,
+                  chance_space=_chance_space(cards, options["players"]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,7 +392,6 @@ def config_values(cfg: Config) -> Dict[str, Any]:
         "max_free_redraws": o["max_free_redraws"], "opening_first_round": int(o["opening_free"] == "first_round"),
         "draw_after_tea": int(o["draw_after_tea"]), "deck_top_regular": CONSTANTS["deck_top_regular"],
         "deck_vips": CONSTANTS["deck_vips"], "deck_bottom_regular": CONSTANTS["deck_bottom_regular"],
-        "max_game_length": cfg.max_game_length,
         "cards": [[int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
                   for card in cfg.cards],
         "timeout_flips_first": int(o["interrupted_reward"] == "timeout_first"),
