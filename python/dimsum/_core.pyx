@@ -235,6 +235,7 @@ cdef class Game:
     cdef object _bounds                # (low, high) float32 arrays, made on first use
     cdef object state_type
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
+    cdef int clock_fields[3]           # timed: the indices of clock_top, clock_capacity, clock_lying
     cdef bint built                    # __init__ finished: the game is complete and never changes
 
     def __cinit__(self):
@@ -308,10 +309,21 @@ cdef class Game:
         if sum(sl.stop - sl.start for sl in self.observation_layout) != self.observation_size:
             raise AssertionError(f"{name}: the observation slices do not add up to the observation size")
         self.timed = timed = self.api.advance != NULL
+        if timed:
+            self._find_clock_fields()
         self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
         if timed != issubclass(self.state_type, TimedState):
             raise AssertionError(f"{name}: a game with a clock needs a TimedState (and only it does)")
         self.built = True
+
+    cdef _find_clock_fields(self):
+        """A timed game's hourglass is three scalar state fields (engine.hpp, TimedGame), read
+        by TimedState.clock: their indices, found once."""
+        for i, field in enumerate(CLOCK_FIELDS):
+            if field not in self.scalar_index:
+                raise AssertionError(f"{self.name}: a timed game declares the scalar state fields "
+                                     f"{list(CLOCK_FIELDS)}; {field!r} is not one of {list(self.scalar_index)}")
+            self.clock_fields[i] = self.scalar_index[field]
 
     cdef inline int _check_built(self) except -1:
         if not self.built:
@@ -920,6 +932,55 @@ cdef class State:
 # ---------------------------------------------------------------------------------------------
 
 cdef int64_t MAX_TICKS_CHECKED = 1 << 62   # beyond this the game's own check_ticks cannot be asked
+# The state fields of a timed game's hourglass (common/tick_clock.hpp), in Clock's order.
+CLOCK_FIELDS = ("clock_top", "clock_capacity", "clock_lying")
+
+
+@cython.freelist(8)
+cdef class Clock:
+    """A timed game's hourglass at one moment (``state.clock``): ticks still to run in the top
+    bulb, ticks in a full glass, and whether it lies on its side (frozen). A value: it does not
+    follow the state's later moves, and equal clocks compare equal."""
+
+    cdef readonly int top           # ticks still to run in the top bulb
+    cdef readonly int capacity      # ticks in a full glass
+    cdef readonly bint lying_down   # the glass is on its side (frozen)
+
+    def __init__(self, top, capacity, lying_down=False):
+        self.capacity = check_int(capacity, "clock capacity", 1, 2**31 - 1)
+        self.top = check_int(top, "clock top", 0, self.capacity)
+        if not isinstance(lying_down, bool):
+            raise TypeError(f"clock lying_down must be True or False, got {lying_down!r}")
+        self.lying_down = lying_down
+
+    @property
+    def bottom(self):
+        """ticks already run (the other bulb)"""
+        return self.capacity - self.top
+
+    @property
+    def ran_out(self):
+        """a standing glass with an empty top bulb: the moment of a time-out"""
+        return self.top == 0 and not self.lying_down
+
+    def to_dict(self):
+        """As the state's dict shows it (``to_dict()["clock"]``)."""
+        return {"top": self.top, "capacity": self.capacity, "lying": bool(self.lying_down)}
+
+    def __eq__(self, other):
+        if not isinstance(other, Clock):
+            return NotImplemented
+        cdef Clock o = <Clock>other
+        return self.top == o.top and self.capacity == o.capacity and self.lying_down == o.lying_down
+
+    def __hash__(self):
+        return hash((self.top, self.capacity, bool(self.lying_down)))
+
+    def __reduce__(self):
+        return (Clock, (self.top, self.capacity, bool(self.lying_down)))
+
+    def __repr__(self):
+        return f"Clock(top={self.top}, capacity={self.capacity}, lying_down={bool(self.lying_down)})"
 
 
 cdef class TimedState(State):
@@ -928,7 +989,8 @@ cdef class TimedState(State):
     ``apply(action, ticks=None)`` charges the action ``ticks`` of time (default: the game's cost
     for that action); ``advance(ticks)`` lets time pass with no action. ``timeline`` lists
     ``(action, ticks charged)`` and ``(-1, ticks)`` for advance; ``game.replay(seed, timeline)``
-    rebuilds the state. Bad ticks raise (TypeError/ValueError) with the state unchanged.
+    rebuilds the state. ``clock`` reads the hourglass (a Clock). Bad ticks raise
+    (TypeError/ValueError) with the state unchanged.
     """
 
     # The timeline as one chain (previous, action, ticks), action -1 for advance; clone shares
@@ -968,6 +1030,22 @@ cdef class TimedState(State):
             raise IllegalActionError("advance: chance acts first (a chance node takes no time); apply an outcome")
         self.game.api.advance(self.game.config, self.buf, t)
         self._tl = (self._tl, -1, t)
+
+    @property
+    @cython.critical_section
+    def clock(self):
+        """The hourglass now (a Clock: top, capacity, bottom, lying_down, ran_out), read from the
+        state's clock fields."""
+        cdef Game g = self.game
+        cdef int64_t top, capacity, lying
+        g.api.read_field(g.config, self.buf, g.clock_fields[0], &top)
+        g.api.read_field(g.config, self.buf, g.clock_fields[1], &capacity)
+        g.api.read_field(g.config, self.buf, g.clock_fields[2], &lying)
+        cdef Clock clock = Clock.__new__(Clock)
+        clock.top = <int>top
+        clock.capacity = <int>capacity
+        clock.lying_down = lying != 0
+        return clock
 
     @property
     @cython.critical_section

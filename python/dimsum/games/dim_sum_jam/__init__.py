@@ -409,34 +409,3 @@ def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
 
     return CODEC.from_dict(cfg, d)
 
-
-_state_class = None
-
-
-def _make_state_class() -> type:
-    """The core's State for this game: the generic TimedState plus read-only clock and outcome."""
-    from ..._core import TimedState
-    from ...reference.tick_clock import ClockView, TickClock
-
-    class DimSumJamState(TimedState):
-        __slots__ = ()
-
-        @property
-        def clock(self) -> ClockView:
-            """A read-only view of the hourglass: top, capacity, bottom, lying_down, ran_out."""
-            return ClockView(TickClock.of_valid(self.field("clock_capacity"), self.field("clock_top"),
-                                                bool(self.field("clock_lying"))))
-
-    DimSumJamState.__name__ = DimSumJamState.__qualname__ = "DimSumJamState"
-    return DimSumJamState
-
-
-def __getattr__(name: str) -> Any:
-    # STATE_CLASS is built on first use, so that the spec (and the reference engine) import
-    # without the compiled core
-    global _state_class
-    if name == "STATE_CLASS":
-        if _state_class is None:
-            _state_class = _make_state_class()
-        return _state_class
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
