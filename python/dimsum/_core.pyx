@@ -741,8 +741,7 @@ cdef class State:
         randomness is drawn from ``seed`` instead (a search-safe copy); the position is the same."""
         cdef State s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
-        s._hist = self._hist
-        s._hist_len = self._hist_len
+        self._copy_history_into(s)  # shared, not copied (a TimedState's is its timeline)
         s._root = self._root
         if seed is not None:
             self.game.api.reseed(s.buf, check_seed(seed))
@@ -867,7 +866,9 @@ cdef class State:
                 out._hist = (out._hist, a)
         return out
 
-    cdef _copy_history_into(self, State out):
+    cdef void _copy_history_into(self, State out) noexcept:
+        """What a copy (clone, resample) shares of the history: here the action chain; a
+        TimedState shares its timeline."""
         out._hist = self._hist
         out._hist_len = self._hist_len
 
@@ -1073,19 +1074,7 @@ cdef class TimedState(State):
             node = node[0]
         return out
 
-    @cython.critical_section  # free-threaded Python: one thread at a time on a state
-    def clone(self, seed=None):
-        """A copy; with ``seed``, a search-safe one (see State.clone)."""
-        cdef TimedState s = self.game._blank_state()
-        memcpy(s.buf, self.buf, self.game.api.state_size)
-        s._hist_len = self._hist_len
-        s._tl = self._tl
-        s._root = self._root
-        if seed is not None:
-            self.game.api.reseed(s.buf, check_seed(seed))
-        return s
-
-    cdef _copy_history_into(self, State out):
+    cdef void _copy_history_into(self, State out) noexcept:
         (<TimedState>out)._tl = self._tl
         out._hist_len = self._hist_len
 
