@@ -116,13 +116,8 @@ class Game(ReferenceGame):
         state._start_round()
         return state
 
-    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
-        state = State(self, Rng.from_state(fields.pop("rng")))
-        state.phase = PHASES[fields.pop("phase")]
-        state.current = fields.pop("current_player")
-        for key, value in fields.items():
-            setattr(state, key, value)
-        return state
+    def _blank_state(self, rng: Rng) -> "State":
+        return State(self, rng)
 
 
 class State(ReferenceState):
@@ -353,6 +348,14 @@ class State(ReferenceState):
             new.hands[p] = hand
         new.deck = pool
         return new
+
+    def _set_field(self, name: str, value: Any) -> None:
+        if name == "phase":
+            self.phase = PHASES[value]          # the phase by name
+        elif name == "current_player":
+            self.current = value                # current_player is the API's property
+        else:
+            super()._set_field(name, value)
 
     def fields(self) -> Dict[str, Any]:
         """The core's state fields (src/dimsum_core/yum_cha/schema.cpp), by name."""
