@@ -149,11 +149,12 @@ def _with_inherited(members: Dict[str, Set[str]], bases: Dict[str, List[str]], c
 
 
 def _runtime_classes() -> Dict[str, List[type]]:
-    """Each stubbed class and the runtime classes it describes: a timed game's state is its
-    package's STATE_CLASS (which adds the clock), so TimedState is checked against each of those."""
+    """Each stubbed class and the runtime classes it describes: a timed game's state class may be
+    its package's STATE_CLASS, so TimedState is checked against each timed game's."""
     timed_states = [type(g.new_state(0)) for g in map(dimsum.make, dimsum.games()) if isinstance(g, _core.TimedGame)]
     assert timed_states, "no timed game is registered: the TimedState stub describes nothing"
     return {"Game": [_core.Game], "State": [_core.State], "TimedGame": [_core.TimedGame], "TimedState": timed_states,
+            "Clock": [_core.Clock],
             "_BatchEnv": [_batch._BatchEnv], "IllegalAction": [_batch.IllegalAction]}
 
 

@@ -252,7 +252,6 @@ class GameConfig:
     players: int
     options: Mapping[str, Any]  # frozen (a FrozenDict) when the Config is built
     action_space: "ActionSpace"
-    max_game_length: int  # a hard bound on the number of actions in one game (chance outcomes included)
     min_return: float
     max_return: float
     # The names of the chance outcomes [0, len(chance_space)) of an explicit-chance game: one

@@ -101,6 +101,7 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         kCounted
         kWord
         kKeyedWhenSet
+        kDerived
         kMaxSchemaFields
 
     const GameApi* find_game(const char* name)
@@ -202,7 +203,7 @@ cdef tuple _field_specs(const FieldInfo* infos, int n):
     return tuple(FieldSpec(infos[i].name.decode(), infos[i].doc.decode(), infos[i].offset,
                            _shape(infos[i].rank, infos[i].rows, infos[i].cols), infos[i].lo, infos[i].hi,
                            bool(infos[i].flags & kWord), bool(infos[i].flags & kCounted),
-                           bool(infos[i].flags & kKeyedWhenSet))
+                           bool(infos[i].flags & kKeyedWhenSet), bool(infos[i].flags & kDerived))
                  for i in range(n))
 
 
@@ -241,6 +242,7 @@ cdef class Game:
     cdef object _bounds                # (low, high) float32 arrays, made on first use
     cdef object state_type
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
+    cdef int clock_fields[3]           # timed: the indices of clock_top, clock_capacity, clock_lying
     cdef bint built                    # __init__ finished: the game is complete and never changes
 
     def __cinit__(self):
@@ -272,11 +274,6 @@ cdef class Game:
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
-        # the key of this configuration in to_bytes' header: the format (1), then the values
-        # (_schema.fingerprint_values: an appended field at its default 0 is left out)
-        self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
-        for v in _fingerprint_values(name, config_specs, values_by_name):
-            self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t><int64_t>v)
         try:
             for i, v in enumerate(packed):
                 values[i] = v
@@ -289,8 +286,10 @@ cdef class Game:
         finally:
             PyMem_Free(values)
         self.api.config_info(self.config, &info)
-        if info.num_actions != len(self.spec.action_space):
-            raise AssertionError(f"{name}: the C++ and Python configs disagree on the number of actions")
+        sizes = info  # the core's sizes by name (a dict): the one source of each
+        _check_sizes_agree(name, sizes, self.spec)
+        # the player cap and the chance-outcome range are the contract's, checked when the config
+        # was built (common/engine.hpp); the action count only bounds this binding's scratch space
         if info.num_actions > MAX_ACTIONS:
             raise AssertionError(f"{name}: too many actions for the binding")
         self.num_actions = info.num_actions
@@ -300,9 +299,12 @@ cdef class Game:
         self.max_game_length = info.max_game_length
         self.num_chance_outcomes = info.num_chance_outcomes
         self.explicit_chance = self.spec.explicit_chance
-        if info.num_chance_outcomes != len(self.spec.chance_space) or info.num_chance_outcomes > info.num_actions:
-            raise AssertionError(f"{name}: the C++ and Python configs disagree on the chance outcomes "
-                                 f"(or there are more outcomes than actions)")
+        # the key of this configuration in to_bytes' header: the format (1), then the values
+        # (_schema.fingerprint_values: a derived field keyed with the core's size, an appended
+        # field at its default 0 left out)
+        self.fingerprint = splitmix64((0x44494D53554D0001 ^ self.api.game_id) ^ 1)
+        for v in _fingerprint_values(name, config_specs, values_by_name, sizes):
+            self.fingerprint = splitmix64(self.fingerprint ^ <uint64_t><int64_t>v)
         self.state_fields = _field_specs(infos, self.api.state_fields(self.config, infos))
         self.field_index = {f.name: i for i, f in enumerate(self.state_fields)}
         self.scalar_index = {f.name: i for i, f in enumerate(self.state_fields) if not f.shape and not f.word}
@@ -313,10 +315,21 @@ cdef class Game:
         if sum(sl.stop - sl.start for sl in self.observation_layout) != self.observation_size:
             raise AssertionError(f"{name}: the observation slices do not add up to the observation size")
         self.timed = timed = self.api.advance != NULL
+        if timed:
+            self._find_clock_fields()
         self.state_type = getattr(self.module, "STATE_CLASS", TimedState if timed else State)
         if timed != issubclass(self.state_type, TimedState):
             raise AssertionError(f"{name}: a game with a clock needs a TimedState (and only it does)")
         self.built = True
+
+    cdef _find_clock_fields(self):
+        """A timed game's hourglass is three scalar state fields (engine.hpp, TimedGame), read
+        by TimedState.clock: their indices, found once."""
+        for i, field in enumerate(CLOCK_FIELDS):
+            if field not in self.scalar_index:
+                raise AssertionError(f"{self.name}: a timed game declares the scalar state fields "
+                                     f"{list(CLOCK_FIELDS)}; {field!r} is not one of {list(self.scalar_index)}")
+            self.clock_fields[i] = self.scalar_index[field]
 
     cdef inline int _check_built(self) except -1:
         if not self.built:
@@ -501,6 +514,18 @@ cdef class Game:
             PyMem_Free(values)
         state._root = state.to_bytes()
         return state
+
+
+cdef _check_sizes_agree(str name, dict sizes, object spec):
+    """The sizes the Python side keeps for its own purposes (its names of the actions and of the
+    chance outcomes, its players) are the core's: AssertionError naming both numbers if not."""
+    for size, python_side, python_value in (
+            ("num_actions", "action names", len(spec.action_space)),
+            ("num_chance_outcomes", "chance outcome names", len(spec.chance_space)),
+            ("players", "players", spec.players)):
+        if sizes[size] != python_value:
+            raise AssertionError(f"{name}: the core's {size} is {sizes[size]}, the Python spec has "
+                                 f"{python_value} {python_side}")
 
 
 cdef class TimedGame(Game):
@@ -722,8 +747,7 @@ cdef class State:
         randomness is drawn from ``seed`` instead (a search-safe copy); the position is the same."""
         cdef State s = self.game._blank_state()
         memcpy(s.buf, self.buf, self.game.api.state_size)
-        s._hist = self._hist
-        s._hist_len = self._hist_len
+        self._copy_history_into(s)  # shared, not copied (a TimedState's is its timeline)
         s._root = self._root
         if seed is not None:
             self.game.api.reseed(s.buf, check_seed(seed))
@@ -848,7 +872,9 @@ cdef class State:
                 out._hist = (out._hist, a)
         return out
 
-    cdef _copy_history_into(self, State out):
+    cdef void _copy_history_into(self, State out) noexcept:
+        """What a copy (clone, resample) shares of the history: here the action chain; a
+        TimedState shares its timeline."""
         out._hist = self._hist
         out._hist_len = self._hist_len
 
@@ -913,6 +939,55 @@ cdef class State:
 # ---------------------------------------------------------------------------------------------
 
 cdef int64_t MAX_TICKS_CHECKED = 1 << 62   # beyond this the game's own check_ticks cannot be asked
+# The state fields of a timed game's hourglass (common/tick_clock.hpp), in Clock's order.
+CLOCK_FIELDS = ("clock_top", "clock_capacity", "clock_lying")
+
+
+@cython.freelist(8)
+cdef class Clock:
+    """A timed game's hourglass at one moment (``state.clock``): ticks still to run in the top
+    bulb, ticks in a full glass, and whether it lies on its side (frozen). A value: it does not
+    follow the state's later moves, and equal clocks compare equal."""
+
+    cdef readonly int top           # ticks still to run in the top bulb
+    cdef readonly int capacity      # ticks in a full glass
+    cdef readonly bint lying_down   # the glass is on its side (frozen)
+
+    def __init__(self, top, capacity, lying_down=False):
+        self.capacity = check_int(capacity, "clock capacity", 1, 2**31 - 1)
+        self.top = check_int(top, "clock top", 0, self.capacity)
+        if not isinstance(lying_down, bool):
+            raise TypeError(f"clock lying_down must be True or False, got {lying_down!r}")
+        self.lying_down = lying_down
+
+    @property
+    def bottom(self):
+        """ticks already run (the other bulb)"""
+        return self.capacity - self.top
+
+    @property
+    def ran_out(self):
+        """a standing glass with an empty top bulb: the moment of a time-out"""
+        return self.top == 0 and not self.lying_down
+
+    def to_dict(self):
+        """As the state's dict shows it (``to_dict()["clock"]``)."""
+        return {"top": self.top, "capacity": self.capacity, "lying": bool(self.lying_down)}
+
+    def __eq__(self, other):
+        if not isinstance(other, Clock):
+            return NotImplemented
+        cdef Clock o = <Clock>other
+        return self.top == o.top and self.capacity == o.capacity and self.lying_down == o.lying_down
+
+    def __hash__(self):
+        return hash((self.top, self.capacity, bool(self.lying_down)))
+
+    def __reduce__(self):
+        return (Clock, (self.top, self.capacity, bool(self.lying_down)))
+
+    def __repr__(self):
+        return f"Clock(top={self.top}, capacity={self.capacity}, lying_down={bool(self.lying_down)})"
 
 
 cdef class TimedState(State):
@@ -921,7 +996,8 @@ cdef class TimedState(State):
     ``apply(action, ticks=None)`` charges the action ``ticks`` of time (default: the game's cost
     for that action); ``advance(ticks)`` lets time pass with no action. ``timeline`` lists
     ``(action, ticks charged)`` and ``(-1, ticks)`` for advance; ``game.replay(seed, timeline)``
-    rebuilds the state. Bad ticks raise (TypeError/ValueError) with the state unchanged.
+    rebuilds the state. ``clock`` reads the hourglass (a Clock). Bad ticks raise
+    (TypeError/ValueError) with the state unchanged.
     """
 
     # The timeline as one chain (previous, action, ticks), action -1 for advance; clone shares
@@ -964,6 +1040,22 @@ cdef class TimedState(State):
 
     @property
     @cython.critical_section
+    def clock(self):
+        """The hourglass now (a Clock: top, capacity, bottom, lying_down, ran_out), read from the
+        state's clock fields."""
+        cdef Game g = self.game
+        cdef int64_t top, capacity, lying
+        g.api.read_field(g.config, self.buf, g.clock_fields[0], &top)
+        g.api.read_field(g.config, self.buf, g.clock_fields[1], &capacity)
+        g.api.read_field(g.config, self.buf, g.clock_fields[2], &lying)
+        cdef Clock clock = Clock.__new__(Clock)
+        clock.top = <int>top
+        clock.capacity = <int>capacity
+        clock.lying_down = lying != 0
+        return clock
+
+    @property
+    @cython.critical_section
     def timeline(self):
         """``(action, ticks charged)`` per apply and ``(-1, ticks)`` per advance, oldest first."""
         out = []
@@ -988,19 +1080,7 @@ cdef class TimedState(State):
             node = node[0]
         return out
 
-    @cython.critical_section  # free-threaded Python: one thread at a time on a state
-    def clone(self, seed=None):
-        """A copy; with ``seed``, a search-safe one (see State.clone)."""
-        cdef TimedState s = self.game._blank_state()
-        memcpy(s.buf, self.buf, self.game.api.state_size)
-        s._hist_len = self._hist_len
-        s._tl = self._tl
-        s._root = self._root
-        if seed is not None:
-            self.game.api.reseed(s.buf, check_seed(seed))
-        return s
-
-    cdef _copy_history_into(self, State out):
+    cdef void _copy_history_into(self, State out) noexcept:
         (<TimedState>out)._tl = self._tl
         out._hist_len = self._hist_len
 

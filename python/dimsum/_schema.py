@@ -36,6 +36,9 @@ class FieldSpec:
     word: bool = False
     counted: bool = False  # config only: the number of rows is the value's length
     keyed_when_set: bool = False  # config only: in the fingerprint only when not 0 (appended later)
+    # config only: a size the core computes (ConfigInfo, by the same name); never handed over, and
+    # in the fingerprint only so that it keeps the keys it had when Python handed it over
+    derived: bool = False
 
     @property
     def size(self) -> int:
@@ -103,7 +106,25 @@ def _as_int64(f: FieldSpec, values: List[int]) -> List[int]:
 
 def pack_config(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:
     """A game package's named config values in the core's order; a counted field is preceded by
-    its number of rows. Missing or unknown names are a bug in the game package."""
+    its number of rows. A derived field is the core's to compute: it takes no value. Missing or
+    unknown names are a bug in the game package."""
+    return _pack(game, [f for f in fields if not f.derived], values)
+
+
+def fingerprint_values(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any],
+                       derived: Mapping[str, int]) -> List[int]:
+    """What a config's fingerprint (to_bytes' header) is made of: the packed values, each derived
+    field at its place with the size the core computed (``derived``, by name), and without the
+    fields keyed only when set that are at 0 (so a field appended later, at its default, keeps
+    the keys of states saved before it existed)."""
+    kept = [f for f in fields if not (f.keyed_when_set and not values.get(f.name))]
+    unknown = [f.name for f in kept if f.derived and f.name not in derived]
+    if unknown:
+        raise AssertionError(f"{game}: derived config fields {unknown} are none of the core's sizes {sorted(derived)}")
+    return _pack(game, kept, {f.name: derived[f.name] if f.derived else values[f.name] for f in kept})
+
+
+def _pack(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:
     unknown = sorted(set(values) - {f.name for f in fields})
     missing = [f.name for f in fields if f.name not in values]
     if unknown or missing:
@@ -118,14 +139,6 @@ def pack_config(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any
         else:
             out += _as_int64(f, _flat_values(game, f, value, "config"))
     return out
-
-
-def fingerprint_values(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:
-    """What a config's fingerprint (to_bytes' header) is made of: ``pack_config`` without the
-    fields keyed only when set that are at 0 (so a field appended later, at its default, keeps
-    the keys of states saved before it existed)."""
-    kept = [f for f in fields if not (f.keyed_when_set and not values.get(f.name))]
-    return pack_config(game, kept, {f.name: values[f.name] for f in kept})
 
 
 def flatten_fields(game: str, fields: Sequence[FieldSpec], values: Mapping[str, Any]) -> List[int]:

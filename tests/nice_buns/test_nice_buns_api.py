@@ -120,7 +120,7 @@ def test_config_bounds_and_layout():
     cfg = spec.make_config(players=3)
     game = dimsum.make("nice_buns", players=3)
     assert (cfg.min_return, cfg.max_return) == (0.0, 1.0)
-    assert cfg.max_game_length == 1000 * (2 + 3 * 1 + 8 * (3 + 2 + 2))
+    assert game.max_game_length == 1000 * (2 + 3 * 1 + 8 * (3 + 2 + 2))
     assert game.observation_layout[-1].stop == game.observation_shape[0]
     assert [s.name for s in game.observation_layout][:3] == ["observer", "current_player", "phase"]
 
@@ -264,7 +264,7 @@ def test_random_games_terminate_and_keep_every_invariant(engine, options):
             assert len(s.observation(p)) == game.observation_shape[0]
             s.apply(legal[pick.bounded(len(legal))])
             steps += 1
-            assert steps <= cfg.max_game_length
+            assert steps <= game.max_game_length
         ret = s.returns()
         assert len(ret) == cfg.players and all(v in (0.0, 1.0) for v in ret) and sum(ret) <= 1.0
         d = s.to_dict()

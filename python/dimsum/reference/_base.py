@@ -10,9 +10,13 @@ What a game module provides:
 - ``ReferenceState._legal_actions()``: sorted list of legal action ints;
 - ``ReferenceState._apply(action)``: the rules, for an action already known to be legal;
 - ``ReferenceState._current_player()``, ``_returns()``, ``observation(player)``;
-- ``ReferenceState.fields()`` and ``ReferenceGame._state_from_fields(fields)``: the state as the
-  core's declared state fields, by name (``game.state_fields``); the readable dict is made from
-  them by the same codec the core uses, so ``to_dict()`` is identical on both engines;
+- ``ReferenceState.fields()``: the state as the core's declared state fields, by name
+  (``game.state_fields``); the readable dict is made from them by the same codec the core uses,
+  so ``to_dict()`` is identical on both engines. The way back, ``ReferenceGame._state_from_fields``,
+  has a default: ``ReferenceGame._blank_state(rng)`` (the game's State with that generator), then
+  each field set by ``ReferenceState._set_field(name, value)``, by default the attribute of the
+  field's name; a game overrides ``_set_field`` for the fields it keeps otherwise, or writes its
+  own ``_state_from_fields`` when its attributes are not one field each;
 - ``ReferenceState.resample(player, seed)``;
 - ``ReferenceState._chance_outcomes()``: at a chance node (``_current_player()`` is ``CHANCE``,
   only when the config's ``explicit_chance``), ``[(outcome, weight), ...]`` ascending with
@@ -37,8 +41,9 @@ class ReferenceGame:
     """A configured game: validated options, components, action space, observation layout.
 
     What the core declares rather than computes (the state fields, the observation layout and
-    its bounds) and what it checks for every engine (a state dict from outside) come from the
-    compiled game of the same options, ``self.core``: declarations, never rules.
+    its bounds), the sizes it computes once for every engine (the game length bound) and what it
+    checks for every engine (a state dict from outside) come from the compiled game of the same
+    options, ``self.core``: declarations, never rules.
     """
 
     name: str = ""
@@ -63,7 +68,7 @@ class ReferenceGame:
     observation_shape = property(lambda self: self.core.observation_shape)
     observation_layout = property(lambda self: self.core.observation_layout)
     state_fields = property(lambda self: self.core.state_fields)
-    max_game_length = property(lambda self: self.config.max_game_length)
+    max_game_length = property(lambda self: self.core.max_game_length)
     min_return = property(lambda self: self.config.min_return)
     max_return = property(lambda self: self.config.max_return)
 
@@ -87,7 +92,17 @@ class ReferenceGame:
         return self._state_from_fields(copy.deepcopy(self.core.state_from_dict(d).fields()))
 
     def _state_from_fields(self, fields: Dict[str, Any]) -> "ReferenceState":
-        raise NotImplementedError  # each game sets its own attributes
+        """A state from the core's state fields (already checked by the core): a blank state with
+        the generator of the ``rng`` words, then every other field set by ``_set_field``."""
+        state = self._blank_state(Rng.from_state(fields["rng"]))
+        for name, value in fields.items():
+            if name != "rng":
+                state._set_field(name, value)
+        return state
+
+    def _blank_state(self, rng: Rng) -> "ReferenceState":
+        """The game's State drawing from ``rng``, its other attributes to be set from fields."""
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"dimsum.reference.{self.name}.Game({self.config.options})"
@@ -186,6 +201,11 @@ class ReferenceState:
 
     def fields(self) -> Dict[str, Any]:
         raise NotImplementedError  # each game names its attributes as the core's fields
+
+    def _set_field(self, name: str, value: Any) -> None:
+        """Sets the state field ``name`` (the default ``_state_from_fields``): by default the
+        attribute of that name holds it as it is."""
+        setattr(self, name, value)
 
     def field(self, name: str) -> Any:
         return self.fields()[name]

@@ -84,15 +84,8 @@ class Game(ReferenceGame):
         state.roll()
         return state
 
-    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
-        """A State from the core's state fields (already validated by the core)."""
-        s = State(self, Rng.from_state(fields["rng"]))
-        for name in ("phase", "turn", "roller", "dice", "split", "chooser_takes", "die", "draws_left", "bag", "tray",
-                     "front", "fish_on", "winner"):
-            setattr(s, name, fields[name])
-        s.plates = fields["plate"]
-        s.cascade = [p for p in fields["cascade"] if p >= 0]
-        return s
+    def _blank_state(self, rng: Rng) -> "State":
+        return State(self, rng)
 
 
 class State(ReferenceState):
@@ -590,6 +583,14 @@ class State(ReferenceState):
         new = self.clone()
         new.rng = Rng(check_seed(seed))
         return new
+
+    def _set_field(self, name: str, value: Any) -> None:
+        if name == "plate":
+            self.plates = value
+        elif name == "cascade":
+            self.cascade = [p for p in value if p >= 0]  # the field pads the seats with -1
+        elif name != "current_player":                  # derived from the rest (_current_player)
+            super()._set_field(name, value)
 
     def fields(self) -> Dict[str, Any]:
         """The core's state fields (src/dimsum_core/nice_buns/schema.cpp), by name."""

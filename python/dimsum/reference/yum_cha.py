@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Tuple
 
 from .._common import CHANCE, TERMINAL, check_int, check_seed
 from ..games import yum_cha as spec
+from ..games.yum_cha.ending import winners
 from ..games.yum_cha.state_dict import PHASES
 from ._base import ReferenceGame, ReferenceState
 from .rng import Rng
@@ -115,13 +116,8 @@ class Game(ReferenceGame):
         state._start_round()
         return state
 
-    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
-        state = State(self, Rng.from_state(fields.pop("rng")))
-        state.phase = PHASES[fields.pop("phase")]
-        state.current = fields.pop("current_player")
-        for key, value in fields.items():
-            setattr(state, key, value)
-        return state
+    def _blank_state(self, rng: Rng) -> "State":
+        return State(self, rng)
 
 
 class State(ReferenceState):
@@ -302,18 +298,8 @@ class State(ReferenceState):
             return tuple(float(s) for s in self.scores)
         if self.phase != OVER:
             return tuple(0.0 for _ in self.scores)
-        winners = self.winners()
-        return tuple(1.0 / len(winners) if p in winners else 0.0 for p in range(cfg.players))
-
-    def winners(self) -> List[int]:
-        """YC-13: the highest total pays the bill; ties shared, or broken by the tie_break option."""
-        def key(p: int) -> Tuple[int, ...]:
-            if self.cfg.options["tie_break"] == "share":
-                return (self.scores[p],)
-            return (self.scores[p], self.declarations[p], self.best_round[p])
-
-        best = max(key(p) for p in range(self.cfg.players))
-        return [p for p in range(self.cfg.players) if key(p) == best]
+        won = winners(cfg, self.fields())  # YC-13, as state.outcome reads it (games/yum_cha/ending.py)
+        return tuple(1.0 / len(won) if p in won else 0.0 for p in range(cfg.players))
 
     def observation(self, player: int) -> List[float]:
         cfg = self.cfg
@@ -362,6 +348,14 @@ class State(ReferenceState):
             new.hands[p] = hand
         new.deck = pool
         return new
+
+    def _set_field(self, name: str, value: Any) -> None:
+        if name == "phase":
+            self.phase = PHASES[value]          # the phase by name
+        elif name == "current_player":
+            self.current = value                # current_player is the API's property
+        else:
+            super()._set_field(name, value)
 
     def fields(self) -> Dict[str, Any]:
         """The core's state fields (src/dimsum_core/yum_cha/schema.cpp), by name."""

@@ -241,6 +241,8 @@ void finish_import(const typename G::Config& c, typename G::State& s) {
 //   G::apply_timed(c, s, a, ticks): a legal action taking `ticks` (< 0: the action's default
 //     cost); returns the ticks charged.
 //   G::advance(c, s, ticks): `ticks` pass with no action (the game must not be over).
+// and declares its clock (a TickClock) as the scalar state fields clock_top, clock_capacity and
+// clock_lying: the binding's state.clock reads them (Game construction checks they exist).
 template <class G>
 concept TimedGame = requires(const typename G::Config& c, typename G::State& s, char* err) {
   { G::apply_timed(c, s, 0, int64_t{0}) } -> std::same_as<int64_t>;

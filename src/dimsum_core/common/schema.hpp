@@ -48,6 +48,11 @@ enum FieldFlags : uint32_t {
   // config: keyed into the fingerprint (to_bytes' header) only when not 0. A field appended after
   // states were saved has it, so that at its default (0) saved states keep their keys.
   kKeyedWhenSet = 4,
+  // config: computed by finish_config from the other fields, never handed over (config_from_values
+  // reads no value for it). It stays in the table, at its place, for the fingerprint only: keyed
+  // there with the value ConfigInfo reports under the same name, so that a size Python once
+  // computed and handed over keeps the keys of the states saved then.
+  kDerived = 8,
 };
 
 inline constexpr int kMaxSchemaFields = 64;  // rows a table may have (the bindings' buffers)
@@ -111,6 +116,7 @@ bool config_from_values(const char* game, std::span<const ConfigField<C>> fields
   c = C{};
   int at = 0;
   for (const ConfigField<C>& f : fields) {
+    if (f.flags & kDerived) continue;  // finish_config sets it
     int rows = f.rows;
     if (f.flags & kCounted) {
       if (at >= n) return fail(err, errlen, "%s config field '%s': missing", game, f.name);
@@ -228,6 +234,12 @@ struct MemberFields {
     using T = typename MemberType<M>::type;
     return ConfigField<C>{name, doc, 1, 1, 0, bounds, [](C& c, int, const int64_t* v) { c.*M = static_cast<T>(*v); },
                           flags};
+  }
+
+  // A size finish_config derives (kDerived): its row keeps its place in the fingerprint. No
+  // bounds and no setter: no value is read for it.
+  static constexpr ConfigField<C> derived(const char* name, const char* doc) {
+    return ConfigField<C>{name, doc, 1, 1, 0, {0, 0}, nullptr, kDerived};
   }
 
   // The chance mode (engine.hpp, "Chance"), the same field in every game: declared last in each

@@ -68,7 +68,7 @@ struct Config {
   uint8_t reverse_trigger;
   uint8_t most_icons, most_same_icons;  // the most icons on a card, the most of one type on a card
   int32_t glass_ticks, ticks_per_action, ticks_per_team_decision;
-  int32_t max_game_length, observation_size;
+  int32_t observation_size;
   uint64_t vip_mask, regular_mask, all_cards;
   uint8_t num_icons[kMaxCards];
   int8_t icons[kMaxCards][kMaxIcons];  // a token type per icon space; -1 past the card's icons

@@ -70,8 +70,8 @@ constexpr CF kConfig[] = {
     Member::config<&Config::deck_vips>("deck_vips", "VIP cards below them", kCards),
     Member::config<&Config::deck_bottom_regular>("deck_bottom_regular", "regular cards at the bottom of the deck",
         kCards),
-    Member::config<&Config::max_game_length>("max_game_length", "a hard bound on the actions of one game",
-        {1, 1 << 30}),
+    // Derived (max_game_length below); Python handed it over until the core computed it.
+    Member::derived("max_game_length", "a hard bound on the actions of one game (config_info)"),
     // Read as given; finish_config checks each card (a flag that is neither 0 nor 1 puts the card in
     // neither mask, a count or icon out of range stays as it is, to be named there).
     {"cards", "per order card (card id = row): vip (0/1), number of icons, 7 icon types (-1 past the icons)",
@@ -255,9 +255,38 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
   return true;
 }
 
+namespace {
+
+// Every play fills an icon space, and spaces free up only when a card leaves the tables, which
+// draws its replacement from the finite deck: at most 7 + deck_length cards ever reach the tables,
+// so at most that many times the most icons of a card plays, and a reward per card. Every
+// time-out costs a complaint, and so does every stuck sequence (the guard passes the turn after
+// max_free_redraws redraws): at most complaint_limit of each. A time-out's discards are at most
+// a hand and 'done' per seat; a stuck sequence's, per redraw, a hand, 'done', the lay-down and
+// the stand. Explicit chance adds the chance nodes: the set-up's (a shuffled back per top position
+// but the last, every deck card, the start player, the deal), a draw per play, and a token per
+// replenished space after every time-out and every stuck sequence. Within the fields' bounds this
+// is below 2^20.
+int max_game_length(const Config& c) {
+  const int cards_ever = kTables + c.deck_length;
+  const int hand = c.hand_limit, limit = c.complaint_limit, players = c.players, redraws = c.max_free_redraws;
+  const int plays = cards_ever * c.most_icons;
+  const int rewards = cards_ever;
+  const int timeouts = limit * players * (hand + 1);
+  const int stuck = limit * (redraws + 1) * (hand + 3);
+  const int length = plays + rewards + timeouts + stuck;
+  if (!c.explicit_chance) return length;
+  const int top = c.deck_top_regular + c.extra_vips;
+  const int setup = (c.extra_vips ? top - 1 : 0) + c.deck_length + 1 + players * hand;
+  const int refills = limit * players * hand + limit * (redraws + 1) * hand;
+  return length + setup + plays + refills;
+}
+
+}  // namespace
+
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{kNumActions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length, num_chance_outcomes(c)};
+                    max_game_length(c), num_chance_outcomes(c)};
 }
 
 // The empty icon spaces, which the fields do not carry: the slots say them.

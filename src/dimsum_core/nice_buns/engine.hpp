@@ -104,7 +104,7 @@ struct Config {
   int8_t players, start_player;  // start_player -1: drawn at random
   uint8_t fish_tiebreak;         // 0 owner, 1 colour_order
   bool manual_plating, mandatory_dice, fish_movable;
-  int32_t max_turns, max_game_length;
+  int32_t max_turns;
   uint8_t colour_counts[kColours], fish_heads, tray_size, starting_buns, set_size, greedy_size, sets_to_win;
   uint8_t num_faces[kDice];
   Face faces[kDice][kMaxFaces];

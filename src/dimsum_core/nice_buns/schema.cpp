@@ -39,8 +39,8 @@ constexpr CF kConfig[] = {
         {0, 1}),
     Member::config<&Config::max_turns>("max_turns", "turn cap: the game is a draw after this many turns",
         {1, 100000}),
-    Member::config<&Config::max_game_length>("max_game_length", "a hard bound on the actions of one game",
-        {1, 1 << 30}),
+    // Derived (max_game_length below); Python handed it over until the core computed it.
+    Member::derived("max_game_length", "a hard bound on the actions of one game (config_info)"),
     {"colour_counts", "buns of each colour (blue, green, red, yellow)", kColours, 1, 0, {1, 60},
      [](Config& c, int k, const int64_t* v) { c.colour_counts[k] = narrow<uint8_t>(*v); }},
     Member::config<&Config::fish_heads>("fish_heads", "fish heads in the game", {0, 60}),
@@ -217,9 +217,41 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
   return true;
 }
 
+namespace {
+
+int most_drawn_on(const Config& c, int die) {  // the largest draw count on one die, 0 without a draw face
+  int most = 0;
+  for (int f = 0; f < c.num_faces[die]; ++f) most = std::max<int>(most, c.faces[die][f].count);
+  return most;
+}
+
+// A game is at most max_turns turns (the cap ends it as a draw). A turn asks the split and the
+// choice, then per die its own decision and the cascades it starts: a draw face starts one per
+// bun drawn, any other face at most two (the actor's, then the other player's). One cascade asks
+// at most one fish choice and one plating decision per colour plus 'keep' (6; 8 leaves a
+// margin). Explicit chance adds the chance nodes: the set-up's (the start player, the tray, the
+// starting buns) and per turn the three rolls and, per die, the buns a draw face takes or the one
+// top-up a take causes. Other top-ups are bounded by the takes: the tray only gains buns by
+// top-ups and only loses them by takes. Within the fields' bounds this is below 2^25.
+int max_game_length(const Config& c) {
+  constexpr int kDecisionsPerCascade = 8;
+  int per_turn = 2;
+  int chance_per_turn = kDice;
+  for (int d = 0; d < kDice; ++d) {
+    per_turn += 1 + std::max(most_drawn_on(c, d), 2) * kDecisionsPerCascade;
+    chance_per_turn += std::max(most_drawn_on(c, d), 1);
+  }
+  const int length = c.max_turns * per_turn;
+  if (!c.explicit_chance) return length;
+  const int setup = 1 + c.tray_size + c.players * c.starting_buns;
+  return length + setup + c.max_turns * chance_per_turn;
+}
+
+}  // namespace
+
 ConfigInfo Engine::config_info(const Config& c) {
   return ConfigInfo{c.num_actions, c.players, c.observation_size, state_field_count<Config, State>(kFields, c),
-                    c.max_game_length, num_chance_outcomes(c)};
+                    max_game_length(c), num_chance_outcomes(c)};
 }
 
 // What the State caches and the fields do not carry: the cascade's length, the unused seats'

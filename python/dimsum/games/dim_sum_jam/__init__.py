@@ -332,38 +332,8 @@ def make_config(**given: Any) -> Config:
                          f"({options['glass_ticks']}), got {options['ticks_per_action']}")
     deck_length = need_regular + CONSTANTS["deck_vips"] + options["extra_vips"]
     return Config(players=options["players"], options=options, cards=cards, deck_length=deck_length,
-                  action_space=ACTION_SPACE,
-                  max_game_length=_max_game_length(options, cards, deck_length),
-                  min_return=0.0, max_return=1.0, chance_space=_chance_space(cards, options["players"]))
-
-
-def _max_game_length(options: Mapping[str, Any], cards: Tuple[Card, ...], deck_length: int) -> int:
-    """A hard bound on the actions of one game (see the docs: why the game always ends).
-
-    Every play fills an icon space and spaces free up only when a card leaves; at most
-    7 + deck_length cards ever reach the tables. Every time-out and every stuck sequence
-    costs a complaint, so there are at most complaint_limit of each.
-    """
-    cards_ever = NUM_TABLES + deck_length
-    most_icons = max(len(c.icons) for c in cards)
-    hand, limit, players = options["hand_limit"], options["complaint_limit"], options["players"]
-    plays = cards_ever * most_icons
-    rewards = cards_ever
-    timeouts = limit * players * (hand + 1)
-    stuck = limit * (options["max_free_redraws"] + 1) * (hand + 3)
-    return plays + rewards + timeouts + stuck + (_chance_nodes(options, deck_length, plays)
-                                                 if options["chance"] == "explicit" else 0)
-
-
-def _chance_nodes(options: Mapping[str, Any], deck_length: int, plays: int) -> int:
-    """The most chance nodes of one explicit-chance game: the set-up's (a shuffled back per top
-    position but the last, every deck card, the start player, the deal), then a draw per play,
-    and a token per replenished space after every time-out and every stuck sequence."""
-    hand, limit, players = options["hand_limit"], options["complaint_limit"], options["players"]
-    top = CONSTANTS["deck_top_regular"] + options["extra_vips"]
-    setup = (top - 1 if options["extra_vips"] else 0) + deck_length + 1 + players * hand
-    refills = limit * players * hand + limit * (options["max_free_redraws"] + 1) * hand
-    return setup + plays + refills
+                  action_space=ACTION_SPACE, min_return=0.0, max_return=1.0,
+                  chance_space=_chance_space(cards, options["players"]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -422,7 +392,6 @@ def config_values(cfg: Config) -> Dict[str, Any]:
         "max_free_redraws": o["max_free_redraws"], "opening_first_round": int(o["opening_free"] == "first_round"),
         "draw_after_tea": int(o["draw_after_tea"]), "deck_top_regular": CONSTANTS["deck_top_regular"],
         "deck_vips": CONSTANTS["deck_vips"], "deck_bottom_regular": CONSTANTS["deck_bottom_regular"],
-        "max_game_length": cfg.max_game_length,
         "cards": [[int(card.vip), len(card.icons), *card.icons, *[-1] * (MAX_ICONS - len(card.icons))]
                   for card in cfg.cards],
         "timeout_flips_first": int(o["interrupted_reward"] == "timeout_first"),
@@ -440,34 +409,3 @@ def fields_from_dict(cfg: Config, d: Mapping[str, Any]) -> Dict[str, Any]:
 
     return CODEC.from_dict(cfg, d)
 
-
-_state_class = None
-
-
-def _make_state_class() -> type:
-    """The core's State for this game: the generic TimedState plus read-only clock and outcome."""
-    from ..._core import TimedState
-    from ...reference.tick_clock import ClockView, TickClock
-
-    class DimSumJamState(TimedState):
-        __slots__ = ()
-
-        @property
-        def clock(self) -> ClockView:
-            """A read-only view of the hourglass: top, capacity, bottom, lying_down, ran_out."""
-            return ClockView(TickClock.of_valid(self.field("clock_capacity"), self.field("clock_top"),
-                                                bool(self.field("clock_lying"))))
-
-    DimSumJamState.__name__ = DimSumJamState.__qualname__ = "DimSumJamState"
-    return DimSumJamState
-
-
-def __getattr__(name: str) -> Any:
-    # STATE_CLASS is built on first use, so that the spec (and the reference engine) import
-    # without the compiled core
-    global _state_class
-    if name == "STATE_CLASS":
-        if _state_class is None:
-            _state_class = _make_state_class()
-        return _state_class
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -299,35 +299,6 @@ def _chance_names(players: int, dice: Tuple[Tuple[Face, ...], ...]) -> List[str]
     return names
 
 
-def _max_chance_nodes(players: int, comps: Mapping[str, Any], dice: Tuple[Tuple[Face, ...], ...],
-                      max_turns: int) -> int:
-    """A hard bound on the chance nodes of one game in explicit mode.
-
-    Set-up: the start player, the tray, the starting buns. A turn: three rolls and, per die, the
-    buns a draw face takes or the one tray top-up a take causes. Other top-ups are bounded by the
-    takes: the tray only gains buns by top-ups and only loses them by takes, so over a game the
-    top-ups are at most tray_size + the takes (counted once a die above).
-    """
-    setup = 1 + comps["tray_size"] + players * comps["starting_buns"]
-    per_turn = len(DICE) + sum(max(1, max(f.count for f in die)) for die in dice)
-    return setup + max_turns * per_turn
-
-
-def _max_actions_per_turn(dice: Tuple[Tuple[Face, ...], ...]) -> int:
-    """A hard bound on the actions of one turn.
-
-    Split and choose, then per die: its own decision (1) and the cascades it starts (a draw
-    face starts one per bun, the other faces at most two); one cascade asks at most one fish
-    choice and at most len(COLOURS) plate decisions plus 'keep' (we allow 8 for margin).
-    """
-    per_cascade = 8
-    total = 2
-    for die in dice:
-        cascades = max(max(f.count for f in die), 2)
-        total += 1 + cascades * per_cascade
-    return total
-
-
 def make_config(**options: Any) -> Config:
     opts = resolve_options(NAME, OPTIONS, options)
     players = opts["players"]
@@ -350,9 +321,6 @@ def make_config(**options: Any) -> Config:
     coloured = sum(comps["colour_counts"])
     if coloured < comps["tray_size"] + players * comps["starting_buns"]:
         _fail("too few coloured buns for the tray and the starting buns")
-    max_game_length = opts["max_turns"] * _max_actions_per_turn(dice)
-    if opts["chance"] == "explicit":  # chance nodes count as actions
-        max_game_length += _max_chance_nodes(players, comps, dice, opts["max_turns"])
     return Config(
         players=players, options=opts,
         colour_counts=comps["colour_counts"], fish_heads=comps["fish_heads"],
@@ -360,7 +328,7 @@ def make_config(**options: Any) -> Config:
         set_size=comps["set_size"], greedy_size=comps["greedy_size"], sets_to_win=comps["sets_to_win"],
         dice=dice, action_space=ActionSpace(_action_names(players)),
         chance_space=ActionSpace(_chance_names(players, dice)),
-        max_game_length=max_game_length, min_return=0.0, max_return=1.0)
+        min_return=0.0, max_return=1.0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,7 +373,7 @@ def config_values(cfg: Config) -> Dict[str, Any]:
         "players": cfg.players, "start_player": -1 if o["start_player"] is None else o["start_player"],
         "fish_tiebreak": FISH_TIEBREAK.index(o["fish_tiebreak"]), "manual_plating": int(o["manual_plating"]),
         "mandatory_dice": int(o["mandatory_dice"]), "fish_movable": int(o["fish_movable"]),
-        "max_turns": o["max_turns"], "max_game_length": cfg.max_game_length,
+        "max_turns": o["max_turns"],
         "colour_counts": list(cfg.colour_counts), "fish_heads": cfg.fish_heads, "tray_size": cfg.tray_size,
         "starting_buns": cfg.starting_buns, "set_size": cfg.set_size, "greedy_size": cfg.greedy_size,
         "sets_to_win": cfg.sets_to_win,

@@ -204,16 +204,6 @@ def _chance_names(types: Tuple[CardType, ...], players: int) -> List[str]:
     return [f"draw {t.name}" for t in types] + [f"seat {p} starts" for p in range(players)]
 
 
-def max_game_length(rounds: int, max_turns: int, players: int, explicit_chance: bool) -> int:
-    """A bound on the actions of a game: each turn is two actions (draw, then discard or declare);
-    explicit chance adds each round's deal (ten chance nodes a player), a chance node a turn
-    (a draw from the deck) and round 1's starter."""
-    sampled = rounds * max_turns * 2
-    if not explicit_chance:
-        return sampled
-    return sampled + rounds * (players * HAND_SIZE + max_turns) + 1
-
-
 def _max_round_points(tier_points: Tuple[int, ...], types: Tuple[CardType, ...]) -> int:
     best_tier = max(tier_points)
     best_tea = max((t.value for t in types if t.kind == KIND_TEA), default=1)
@@ -228,7 +218,7 @@ def make_config(**options: Any) -> Config:
     tier_names, tier_points, types = parse_deck(deck, players)
     if opts["deck"] is not None:
         opts["deck"] = copy.deepcopy(opts["deck"])  # the config owns its data
-    rounds, max_turns = opts["rounds"], opts["max_turns_per_round"]
+    rounds = opts["rounds"]
     per_round = _max_round_points(tier_points, types)
     if opts["reward"] == "win_share":
         lo, hi = 0.0, 1.0
@@ -238,7 +228,6 @@ def make_config(**options: Any) -> Config:
         players=players, options=opts, tier_names=tier_names, tier_points=tier_points, types=types,
         action_space=ActionSpace(_action_names(types)),
         chance_space=ActionSpace(_chance_names(types, players)),
-        max_game_length=max_game_length(rounds, max_turns, players, opts["chance"] == "explicit"),
         min_return=lo, max_return=hi)
 
 
