@@ -413,7 +413,10 @@ cdef class Game:
     def __repr__(self):
         if not self.built:
             return "<dimsum Game, never built>"
-        shown = {k: v for k, v in self.spec.options.items() if k != "deck" and k != "cards" and k != "dice"}
+        # an option that takes data (a custom deck, cards, dice: kind list or dict) is left out, so
+        # that the repr stays one line
+        data = {k for k, o in self.module.OPTIONS.items() if getattr(o, "kind", None) in (list, dict)}
+        shown = {k: v for k, v in self.spec.options.items() if k not in data}
         return f"dimsum.make({self.name!r}, **{shown})"
 
     def __reduce__(self):
