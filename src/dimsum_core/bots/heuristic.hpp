@@ -1,34 +1,26 @@
-// The heuristic players, one per game (<game>/heuristic.cpp), written from the rulebooks
-// (docs/BOTS.md gives each strategy). They are the "heuristic" bot of dimsum.bots and the
-// rollout policy of IS-MCTS (rollout="heuristic").
+// The heuristic player of a game: the "heuristic" bot of dimsum.bots, the "heuristic" opponent
+// of a learner-seat BatchEnv and the rollout policy of IS-MCTS (rollout="heuristic").
 //
-// Contract of heuristic_action(c, s, rng): s is a decision node (current_player >= 0); the
-// result is one of the legal actions of s. It reads only what the player to act may see: its
-// own hand, the public part of the position and the rules; where it looks ahead by applying an
-// action, it does so on a copy whose future randomness was replaced from `rng` (never the
-// state's own generator, which is the real future). `rng` also breaks ties, so a seed fixes
-// every choice.
+// A game brings its own as the optional member G::heuristic_action (common/engine.hpp, "What has
+// a default", gives its contract; each game writes it in <game>/heuristic.cpp from the rulebook,
+// docs/BOTS.md gives each strategy). A game without one gets the random policy: a uniformly
+// random legal action drawn from `rng`, so that every game can be played by every bot.
 #pragma once
 
+#include "../common/action_list.hpp"
+#include "../common/engine.hpp"
 #include "../common/rng.hpp"
-#include "../games.hpp"
 
 namespace dimsum {
 
-namespace yum_cha {
-int heuristic_action(const Config& c, const State& s, Rng& rng);
-}
-namespace nice_buns {
-int heuristic_action(const Config& c, const State& s, Rng& rng);
-}
-namespace dim_sum_jam {
-int heuristic_action(const Config& c, const State& s, Rng& rng);
-}
-
-// The heuristic of game G (found by argument-dependent lookup on G's Config and State).
+// The action G's heuristic plays at the decision node s (current_player >= 0).
 template <class G>
 int heuristic_move(const typename G::Config& c, const typename G::State& s, Rng& rng) {
-  return heuristic_action(c, s, rng);
+  if constexpr (requires { G::heuristic_action(c, s, rng); }) {
+    return G::heuristic_action(c, s, rng);
+  } else {
+    return LegalActions<G>(c, s).pick(rng);
+  }
 }
 
 }  // namespace dimsum

@@ -102,6 +102,15 @@ inline constexpr int kTerminalPlayer = -1;
 //     perfect information, where only the future dice and draws are hidden.
 //   G::finish_import(c, s): by default nothing.
 //   G::apply_unkeyed(c, s, a): see "Key upkeep" below; by default apply.
+//   G::heuristic_action(c, s, rng): the game's heuristic player (bots/heuristic.hpp), the
+//     "heuristic" bot, the "heuristic" opponent of a learner-seat BatchEnv and IS-MCTS's
+//     heuristic rollouts. s is a decision node (current_player >= 0); the result is one of the
+//     legal actions of s. It reads only what the player to act may see: its own hand, the public
+//     part of the position and the rules; where it looks ahead by applying an action, it does so
+//     on a copy whose future randomness was replaced from `rng` (never the state's own generator,
+//     which is the real future). `rng` also breaks ties, so a seed fixes every choice. By default
+//     a uniformly random legal action drawn from `rng`: a game without a heuristic gets the
+//     random policy for the "heuristic" bot and for IS-MCTS's heuristic rollouts.
 //
 // Key upkeep. apply keeps s.hash exact, so that the per-move API's `hash` is O(1) after every
 // move. Loops that never read the key (the playout driver, BatchEnv) need not pay for it: a

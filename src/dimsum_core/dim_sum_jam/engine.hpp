@@ -128,6 +128,8 @@ struct Engine {
   // tables, the discard pile, the bag's contents and the deck's backs are public; the hidden
   // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
   static bool validate(const Config& c, const State& s, char* err, int errlen);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 
   // rules.cpp: time (ARCHITECTURE section 4). ticks < 0 charges the action's default cost; returns
   // the ticks charged. check_ticks says whether `ticks` may be charged at all in this config.

@@ -7,7 +7,6 @@
 // icon beat tokens that match none (so time-out discards throw away the useless ones). Hands, tables,
 // bag contents and deck backs are public (DSJ-18); the lookahead never sees the hidden orders: each
 // copy draws from the bot's own generator.
-#include "../bots/heuristic.hpp"
 #include "../bots/lookahead.hpp"
 #include "../common/bits.hpp"
 #include "engine.hpp"
@@ -43,7 +42,7 @@ double evaluate(const Config& c, const State& s) {
 
 }  // namespace
 
-int heuristic_action(const Config& c, const State& s, Rng& rng) {
+int Engine::heuristic_action(const Config& c, const State& s, Rng& rng) {
   return best_by_lookahead<Engine>(
       c, s, rng, [&](const State& next, int) { return evaluate(c, next); },
       [](int legal) { return legal <= 4 ? 3 : 1; });

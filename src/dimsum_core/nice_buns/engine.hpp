@@ -192,6 +192,8 @@ struct Engine {
   static void observe(const Config& c, const State& s, int player, float* out);
   // state_io.cpp: states from outside
   static bool validate(const Config& c, const State& s, char* err, int errlen);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 };
 static_assert(dimsum::Engine<Engine>);
 

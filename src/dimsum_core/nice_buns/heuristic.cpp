@@ -5,7 +5,6 @@
 // back to the bag), and the position is judged against the best opponent. Everything in Nice Buns is
 // public but the bag's order (NB-12), and the lookahead never sees that: each copy draws from the
 // bot's own generator.
-#include "../bots/heuristic.hpp"
 #include "../bots/lookahead.hpp"
 #include "../common/bits.hpp"
 #include "engine.hpp"
@@ -37,7 +36,7 @@ double evaluate(const Config& c, const State& s, int player) {
 
 }  // namespace
 
-int heuristic_action(const Config& c, const State& s, Rng& rng) {
+int Engine::heuristic_action(const Config& c, const State& s, Rng& rng) {
   return best_by_lookahead<Engine>(
       c, s, rng, [&](const State& next, int player) { return evaluate(c, next, player); },
       [](int legal) { return legal <= 4 ? 4 : 1; });  // splits and choices: average the dice's draws

@@ -99,6 +99,8 @@ struct Engine {
   // state_io.cpp: states from outside, and what a player cannot see
   static bool validate(const Config& c, const State& s, char* err, int errlen);
   static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);
+  // heuristic.cpp: the "heuristic" bot and IS-MCTS's heuristic rollouts (common/engine.hpp)
+  static int heuristic_action(const Config& c, const State& s, Rng& rng);
 };
 static_assert(dimsum::Engine<Engine>);
 

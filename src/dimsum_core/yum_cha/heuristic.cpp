@@ -6,7 +6,6 @@
 // the card whose loss hurts least. It reads only the player's own hand and the face-up centre.
 #include <algorithm>
 
-#include "../bots/heuristic.hpp"
 #include "../common/action_list.hpp"
 #include "engine.hpp"
 
@@ -97,7 +96,7 @@ int draw_choice(const Config& c, const State& s, Rng& rng) {
 
 }  // namespace
 
-int heuristic_action(const Config& c, const State& s, Rng& rng) {
+int Engine::heuristic_action(const Config& c, const State& s, Rng& rng) {
   if (s.phase == kDraw) return draw_choice(c, s, rng);
   // the discard phase: the legal list already leaves out a forbidden discard (YC-3)
   const LegalActions<Engine> legal(c, s);
