@@ -12,6 +12,8 @@ from ._options import OptionSpec
 from ._schema import FieldSpec
 from .reference.tick_clock import ClockView
 
+MAX_PLAYERS: int  # the most players any game may declare (C++ dimsum::kMaxPlayers)
+
 class Game:
     """A configured game (``dimsum.make``): immutable; ``new_state`` deals a game."""
     @property

@@ -107,6 +107,12 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
     int num_games()
     const GameApi* game_at(int index)
 
+# The shared player cap (common/engine.hpp): every game's players fit in kMaxPlayers, checked
+# when the game's config is built, so per-player buffers on the stack are sized by it.
+cdef extern from "dimsum_core/common/engine.hpp" namespace "dimsum":
+    enum:
+        kMaxPlayers
+
 cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
     uint64_t splitmix64(uint64_t) noexcept nogil
 
@@ -125,9 +131,10 @@ cdef extern from *:
 cdef enum:
     MAX_STATE_WORDS = 72       # 576 bytes (Game.__init__ refuses a larger State: raise this)
     MAX_ACTIONS = 1024         # legal-action scratch space (checked too)
-    MAX_PLAYERS = 8
     ERR_LEN = 512
     HEADER_WORDS = 3           # to_bytes header: see _write_header
+
+MAX_PLAYERS = kMaxPlayers     # the most players any game may declare (common/engine.hpp)
 
 cdef bytes MAGIC = b"DSUM"
 cdef int BYTES_FORMAT = 1
@@ -284,8 +291,8 @@ cdef class Game:
         self.api.config_info(self.config, &info)
         if info.num_actions != len(self.spec.action_space):
             raise AssertionError(f"{name}: the C++ and Python configs disagree on the number of actions")
-        if info.num_actions > MAX_ACTIONS or info.players > MAX_PLAYERS:
-            raise AssertionError(f"{name}: too many actions or players for the binding")
+        if info.num_actions > MAX_ACTIONS:
+            raise AssertionError(f"{name}: too many actions for the binding")
         self.num_actions = info.num_actions
         self.players = info.players
         self.observation_size = info.observation_size
@@ -664,7 +671,7 @@ cdef class State:
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def returns(self):
         """One return per player: final results once terminal (see the game's reward option)."""
-        cdef double out[MAX_PLAYERS]
+        cdef double out[kMaxPlayers]
         self.game.api.returns(self.game.config, self.buf, out)
         return tuple([out[p] for p in range(self.game.players)])
 

@@ -69,7 +69,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   const double scale = p.max_return > p.min_return ? 1.0 / (p.max_return - p.min_return) : 1.0;
   std::vector<int32_t> path;
   path.reserve(256);
-  double returns[16];
+  double returns[G::kMaxPlayers];
   int64_t i = 0;
   for (; timed || i < simulations; ++i) {
     if (timed && (i & 7) == 0 && std::chrono::steady_clock::now() >= deadline) break;

@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "action_list.hpp"
+#include "errors.hpp"
 #include "rng.hpp"
 #include "schema.hpp"
 
@@ -29,6 +30,13 @@ struct ConfigInfo {
   int num_chance_outcomes;  // chance outcomes are the ints [0, num_chance_outcomes) (<= num_actions)
 };
 
+// The most seats any game may have. The bindings and the bots keep one value per player (a
+// state's returns, IS-MCTS's rollout results) in fixed buffers on the stack, so that reading
+// the returns never allocates; this bounds them at compile time. Each game declares its own
+// G::kMaxPlayers (at most this: make_api checks it), and a game with more seats raises this one
+// (the buffers grow by 8 bytes a seat; nothing else depends on it).
+inline constexpr int kMaxPlayers = 16;
+
 // current_player at a chance node (explicit chance mode, below); -1 is the end of the game.
 inline constexpr int kChancePlayer = -2;
 inline constexpr int kTerminalPlayer = -1;
@@ -42,6 +50,8 @@ inline constexpr int kTerminalPlayer = -1;
 //     old bytes are refused with a message naming the version instead of read wrongly.
 //   G::kMaxActions: the most legal actions any state of any config can have (the capacity of
 //     LegalActions<G>).
+//   G::kMaxPlayers: the most players any config can have (its "players" option's maximum), in
+//     [1, dimsum::kMaxPlayers]; build_config refuses a config with more.
 //
 // Data. Config and State are trivially copyable, with no padding and no pointers: a state is
 //   copied as bytes (clone, to_bytes, the batch engine's arrays), so equal positions must have
@@ -128,6 +138,7 @@ concept Engine =
       { G::kGameId } -> std::convertible_to<uint16_t>;
       { G::kStateVersion } -> std::convertible_to<uint16_t>;
       { G::kMaxActions } -> std::convertible_to<int>;
+      { G::kMaxPlayers } -> std::convertible_to<int>;
       { G::config_fields() } -> std::same_as<std::span<const ConfigField<typename G::Config>>>;
       { G::finish_config(mc, err, 0) } -> std::same_as<bool>;
       { G::state_fields() } -> std::same_as<std::span<const StateField<typename G::Config, typename G::State>>>;
@@ -189,12 +200,23 @@ void rekey(const typename G::Config& c, typename G::State& s) {
   s.hash = G::compute_hash(c, s);
 }
 
+// The player cap of every game, checked where its API is made (game_api.hpp, make_api).
+template <class G>
+inline constexpr bool kWithinPlayerCap = G::kMaxPlayers >= 1 && G::kMaxPlayers <= kMaxPlayers;
+
 // A Config from the packed values of its declared fields (schema.hpp, config_from_values), then
-// finished by the game; false with a message if anything is wrong.
+// finished by the game and checked against the contract's limits (the game's kMaxPlayers);
+// false with a message if anything is wrong.
 template <class G>
 bool build_config(const int64_t* values, int n, typename G::Config& c, char* err, int errlen) {
-  return config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) &&
-         G::finish_config(c, err, errlen);
+  if (!config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) ||
+      !G::finish_config(c, err, errlen))
+    return false;
+  const ConfigInfo info = G::config_info(c);
+  if (info.players < 1 || info.players > G::kMaxPlayers)
+    return fail(err, errlen, "%s config: %d players; this game declares 1 to %d (its Engine::kMaxPlayers)", G::kName,
+                info.players, G::kMaxPlayers);
+  return true;
 }
 
 template <class G>

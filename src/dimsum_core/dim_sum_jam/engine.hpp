@@ -103,6 +103,7 @@ struct Engine {
   static constexpr const char* kName = "dim_sum_jam";
   static constexpr uint16_t kGameId = 1;
   static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxPlayers = dim_sum_jam::kMaxPlayers;
   static constexpr int kMaxActions = kNumActions;
 
   // schema.cpp: the declared boundary

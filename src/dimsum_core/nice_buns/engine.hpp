@@ -170,6 +170,7 @@ struct Engine {
   static constexpr uint16_t kGameId = 2;
   static constexpr uint16_t kStateVersion = 1;
   // the largest legal list: swap, 5 kinds x 5 other seats x 5 kinds, plus pass
+  static constexpr int kMaxPlayers = nice_buns::kMaxPlayers;
   static constexpr int kMaxActions = kKinds * (kMaxPlayers - 1) * kKinds + 1;
 
   // schema.cpp: the declared boundary

@@ -75,6 +75,7 @@ struct Engine {
   static constexpr const char* kName = "yum_cha";
   static constexpr uint16_t kGameId = 3;
   static constexpr uint16_t kStateVersion = 1;
+  static constexpr int kMaxPlayers = yum_cha::kMaxPlayers;
   static constexpr int kMaxActions = 2 + 2 * kMaxTypes;
 
   // schema.cpp: the declared boundary
