@@ -1,9 +1,16 @@
-"""The C++ engine contract's limits (src/dimsum_core/common/engine.hpp), seen from Python.
+"""The C++ engine contract (src/dimsum_core/common/engine.hpp): its limits and its defaults.
 
 The player cap: every game declares Engine::kMaxPlayers, at most the shared dimsum::kMaxPlayers
 (dimsum._core.MAX_PLAYERS), and every per-player buffer (returns, observations per player,
-BatchEnv rows, IS-MCTS's rollout returns) holds a config at that cap.
+BatchEnv rows, IS-MCTS's rollout returns) holds a config at that cap. What no registered game
+can show (a config past its game's cap, chance outcomes outnumbering actions, a game without a
+heuristic) is checked on a toy game, tests/cpp/engine_contract.cpp.
 """
+
+import json
+import shlex
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -12,7 +19,41 @@ import dimsum
 from dimsum import _core, bots
 from dimsum.reference.rng import Rng
 
+from cpp.core_hooks import INCLUDE, find_compiler
+
 GAMES = _core.registered_games()
+TOY_SOURCE = INCLUDE.parent / "tests" / "cpp" / "engine_contract.cpp"
+
+
+def compile_toy(out_dir, *defines):
+    """Compiles the toy; returns (the executable or None, the compiler's output)."""
+    compiler = find_compiler()
+    if compiler is None:
+        pytest.skip("no C++ compiler ($CXX, g++, clang++ or c++) to build tests/cpp/engine_contract.cpp")
+    if not (INCLUDE / "dimsum_core").is_dir():
+        pytest.skip(f"the C++ sources are not here ({INCLUDE}): the toy needs a source checkout")
+    executable = out_dir / ("engine_contract.exe" if sys.platform == "win32" else "engine_contract")
+    build = [*compiler, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Wpedantic", *defines, "-I", str(INCLUDE),
+             str(TOY_SOURCE), "-o", str(executable)]
+    done = subprocess.run(build, capture_output=True, text=True)
+    return (executable if done.returncode == 0 else None), f"{shlex.join(build)}:\n{done.stdout}{done.stderr}"
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory):
+    """Runs commands through the toy (see engine_contract.cpp); one parsed answer per command."""
+    executable, output = compile_toy(tmp_path_factory.mktemp("engine_contract"))
+    if executable is None:
+        pytest.fail(output, pytrace=False)
+
+    def run(*commands):
+        done = subprocess.run([str(executable)], input="".join(c + "\n" for c in commands), capture_output=True,
+                              text=True, check=True)
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        assert len(answers) == len(commands), done.stdout + done.stderr
+        return answers
+
+    return run
 
 
 def players_option(name):
@@ -87,3 +128,38 @@ def test_player_cap_learner_seat_and_bots_at_the_cap(name):
     for kind, params in (("heuristic", {}), ("ismcts", {"simulations": 20})):
         action = bots.make(kind, game, seed=1, **params).act(state)
         assert state.is_legal(action)
+
+
+def test_player_cap_a_config_past_its_games_cap_is_refused_when_built(toy):
+    at_cap, past = toy("build 4 5 0", "build 5 5 0")  # the toy declares kMaxPlayers = 4
+    assert at_cap == {"ok": True, "message": ""}
+    assert not past["ok"]
+    assert past["message"] == "toy config: 5 players; this game declares 1 to 4 (its Engine::kMaxPlayers)"
+
+
+def test_player_cap_a_game_past_the_shared_cap_does_not_build(tmp_path):
+    executable, output = compile_toy(tmp_path, f"-DTOY_MAX_PLAYERS={_core.MAX_PLAYERS + 1}")
+    assert executable is None
+    assert "kMaxPlayers must be in [1, dimsum::kMaxPlayers]" in output
+
+
+def test_chance_outcome_ids_lie_inside_the_action_range_when_built(toy):
+    equal, more = toy("build 2 5 5", "build 2 5 6")
+    assert equal["ok"]
+    assert not more["ok"]
+    assert more["message"].startswith("toy config: 6 chance outcomes but 5 actions; chance outcomes share the id "
+                                      "range of actions")
+    assert "pads num_actions" in more["message"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chance_outcome_ids_lie_inside_the_action_range_in_every_game(name):
+    game = dimsum.make(name, chance="explicit")
+    assert 0 < game.num_chance_outcomes <= game.num_actions
+
+
+def test_heuristic_default_is_a_uniformly_random_legal_action_from_rng(toy):
+    (answer,) = toy("heuristic 7 200")
+    assert answer["default"] == answer["random"]  # the same draws as LegalActions::pick
+    assert sorted(set(answer["default"])) == list(range(7))  # every legal action comes up
+    assert answer["member"] == [6] * 200  # a game's own heuristic_action is used when declared

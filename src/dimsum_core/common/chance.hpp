@@ -1,6 +1,9 @@
-// Every random event of every game goes through one of these small functions, so that an
-// explicit-chance mode (chance nodes with exact probabilities) can be added later without
-// touching the rules. Each is the twin of a method of python/dimsum/reference/rng.py.
+// The draws of random events in sampled mode (engine.hpp, "Chance"): an item from a multiset (a
+// deck, a bag), a member of a bit set, a die, a seat. Each is the twin of a method of
+// python/dimsum/reference/rng.py, so that the core and the reference engines draw the same
+// values from the same generator. In explicit mode the rules stop before such an event instead
+// (a chance node) and list its outcomes with their weights (G::chance_outcomes); a game's
+// resample may still use these to redraw what its player cannot see.
 #pragma once
 
 #include <cstdint>

@@ -27,7 +27,10 @@ struct ConfigInfo {
   int observation_size;     // the sum of the observation slices' sizes
   int num_fields;           // values in the flat state field form
   int max_game_length;      // a hard bound on the actions of one game (chance outcomes included)
-  int num_chance_outcomes;  // chance outcomes are the ints [0, num_chance_outcomes) (<= num_actions)
+  // Chance outcomes share the id range of actions (legal_actions lists them at a chance node):
+  // they are the ints [0, num_chance_outcomes), with num_chance_outcomes <= num_actions.
+  // build_config checks it; a game whose outcomes outnumber its actions pads num_actions.
+  int num_chance_outcomes;
 };
 
 // The most seats any game may have. The bindings and the bots keep one value per player (a
@@ -98,7 +101,9 @@ inline constexpr int kTerminalPlayer = -1;
 //   state is never a chance node. Explicit (true): the game stops before each event instead:
 //   current_player is kChancePlayer, legal_actions lists the outcomes chance_outcomes lists (in
 //   the same order), and apply(c, s, outcome) plays one and goes on to the next decision or the
-//   next event. One event is one outcome: a deal of ten cards is ten chance nodes, a shuffle is
+//   next event. Chance outcomes share the id range of actions: [0, num_chance_outcomes) with
+//   num_chance_outcomes <= num_actions (build_config refuses a config where it fails); a game
+//   whose outcomes outnumber its actions pads num_actions. One event is one outcome: a deal of ten cards is ten chance nodes, a shuffle is
 //   a draw per position, so no node has a combinatorial number of outcomes. A chance node takes
 //   no time on a clock. Played with outcomes drawn by their weights, explicit mode has the same
 //   distribution of games as sampled mode (tests/test_chance.py checks it).
@@ -205,8 +210,8 @@ template <class G>
 inline constexpr bool kWithinPlayerCap = G::kMaxPlayers >= 1 && G::kMaxPlayers <= kMaxPlayers;
 
 // A Config from the packed values of its declared fields (schema.hpp, config_from_values), then
-// finished by the game and checked against the contract's limits (the game's kMaxPlayers);
-// false with a message if anything is wrong.
+// finished by the game and checked against the contract's limits (the game's kMaxPlayers, chance
+// outcome ids inside the action range); false with a message if anything is wrong.
 template <class G>
 bool build_config(const int64_t* values, int n, typename G::Config& c, char* err, int errlen) {
   if (!config_from_values<typename G::Config>(G::kName, G::config_fields(), values, n, c, err, errlen) ||
@@ -216,6 +221,12 @@ bool build_config(const int64_t* values, int n, typename G::Config& c, char* err
   if (info.players < 1 || info.players > G::kMaxPlayers)
     return fail(err, errlen, "%s config: %d players; this game declares 1 to %d (its Engine::kMaxPlayers)", G::kName,
                 info.players, G::kMaxPlayers);
+  if (info.num_chance_outcomes < 0 || info.num_chance_outcomes > info.num_actions)
+    return fail(err, errlen,
+                "%s config: %d chance outcomes but %d actions; chance outcomes share the id range of actions, so "
+                "num_chance_outcomes must be in [0, num_actions] (a game whose outcomes outnumber its actions "
+                "pads num_actions)",
+                G::kName, info.num_chance_outcomes, info.num_actions);
   return true;
 }
 

@@ -2,9 +2,10 @@
 // by name), the fields of its State (what to_dict, state_from_dict and state.field(name) read
 // by name) and the slices of its observation (names, sizes and exact bounds).
 //
-// Each game writes three constexpr tables next to its Config and State (kConfigFields,
-// kStateFields, kObservation); the generic code below walks them. No offset into a flat list
-// is written by hand anywhere, in C++ or in Python: the bindings ask for FieldInfo rows and
+// Each game writes three constexpr tables in its schema.cpp (arrays of the ConfigField,
+// StateField and ObservationSlice below) and hands them out as spans from Engine::config_fields(),
+// state_fields() and observation(); the generic code below walks them. No offset into a flat
+// list is written by hand anywhere, in C++ or in Python: the bindings ask for FieldInfo rows and
 // address every field by name.
 #pragma once
 
@@ -49,7 +50,7 @@ enum FieldFlags : uint32_t {
   kKeyedWhenSet = 4,
 };
 
-inline constexpr int kMaxSchemaFields = 64;
+inline constexpr int kMaxSchemaFields = 64;  // rows a table may have (the bindings' buffers)
 
 // A value already checked against its field's bounds, stored in the member's type.
 template <class T>
@@ -62,7 +63,7 @@ inline bool check_seat_field(const char* game, const char* name, int seat, int p
   if (seat < players) return true;
   return fail(err, errlen, "%s config field '%s': %d; a seat in [0, %d] or -1 is allowed", game, name, seat,
               players - 1);
-}  // rows a table may have (the bindings' buffers)
+}
 
 // "[i]" or "[row][col]" after a field name in a message.
 struct IndexText {

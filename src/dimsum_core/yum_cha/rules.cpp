@@ -167,8 +167,6 @@ YC_COLD void begin_deck_draw(State& s, int p) {
   Keys::set(s.hash, kFPhase, s.phase, kDeckDraw);
 }
 
-// Explicit mode: resolves the pending event with `outcome` and goes on where the sampled rules
-// would have gone on after the same draw.
 // legal_actions at a chance node: the outcomes of chance_outcomes, in the same order.
 YC_COLD int chance_legal_actions(const Config& c, const State& s, int16_t* out) {
   int n = 0;
@@ -176,8 +174,10 @@ YC_COLD int chance_legal_actions(const Config& c, const State& s, int16_t* out) 
   return n;
 }
 
-// Always keyed: explicit chance is cold, and under apply_unkeyed the key is stale all the same
-// (exact changes XORed into a stale key leave it stale; rekey recomputes it from scratch).
+// Explicit mode: resolves the pending event (the starter, a dealt card, the card drawn from the
+// deck) with `outcome` and goes on where the sampled rules would have gone on after the same
+// draw. Always keyed: explicit chance is cold, and under apply_unkeyed the key is stale all the
+// same (exact changes XORed into a stale key leave it stale; rekey recomputes it from scratch).
 YC_COLD void apply_chance(const Config& c, State& s, int outcome) {
   if (s.phase == kStarterDraw) {  // YC-11: round 1's starter; the deal follows
     Keys::set(s.hash, kFStarter, s.starter, outcome - starter_outcome(c, 0));
