@@ -4,10 +4,12 @@ The player cap: every game declares Engine::kMaxPlayers, at most the shared dims
 (dimsum._core.MAX_PLAYERS), and every per-player buffer (returns, observations per player,
 BatchEnv rows, IS-MCTS's rollout returns) holds a config at that cap. What no registered game
 can show (a config past its game's cap, chance outcomes outnumbering actions, a game without a
-heuristic) is checked on a toy game, tests/cpp/engine_contract.cpp.
+heuristic) and the shared layout checks of validate (common/validate.hpp) are checked on a toy
+game, tests/cpp/engine_contract.cpp.
 """
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -163,3 +165,49 @@ def test_heuristic_default_is_a_uniformly_random_legal_action_from_rng(toy):
     assert answer["default"] == answer["random"]  # the same draws as LegalActions::pick
     assert sorted(set(answer["default"])) == list(range(7))  # every legal action comes up
     assert answer["member"] == [6] * 200  # a game's own heuristic_action is used when declared
+
+
+def test_validate_layout_checks_accept_what_new_state_leaves_and_name_the_field(toy):
+    (messages,) = toy("layout")
+    assert messages == {
+        "rng_running": "",
+        "rng_zero": "toy state field 'rng': all zero; an all-zero generator never leaves zero",
+        "reserved_zero": "",
+        "reserved_set": "toy state field 'reserved': set; reserved bytes are zero",
+        "seats_played_set": "",
+        "seat_past_players_set": "toy state field 'scores': seat 4 is set; this game has 3 seats, the others are empty",
+        "seats_past_players_at_their_empty_value": "",
+        "seat_past_players_zero_where_empty_is_minus_one":
+            "toy state field 'colour': seat 3 is set; this game has 3 seats, the others are empty",
+    }
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_validate_layout_an_all_zero_generator_is_refused_in_every_game(name):
+    game = dimsum.make(name)
+    fields = game.new_state(1).fields()
+    fields["rng"] = [0, 0, 0, 0]
+    with pytest.raises(ValueError, match=f"^{name} state field 'rng': all zero; "):
+        game.state_from_fields(fields)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_validate_layout_seats_past_players_and_reserved_bytes_are_refused_in_every_game(name):
+    """Each byte of a two-player state flipped in turn: the bytes of the seats past the second
+    and the reserved bytes are refused by the shared checks, naming the field."""
+    game = dimsum.make(name, players=2)
+    data = game.new_state(1).to_bytes()
+    seats, reserved = set(), 0
+    for i in range(len(data) - game.state_size, len(data)):
+        corrupt = bytearray(data)
+        corrupt[i] ^= 0x01
+        try:
+            game.state_from_bytes(bytes(corrupt))
+        except ValueError as e:
+            seat = re.match(rf"{name} state field '(\w+)': seat (\d+) is set; this game has 2 seats, the others "
+                            r"are empty$", str(e))
+            if seat:
+                assert int(seat[2]) >= 2
+                seats.add(seat[1])
+            reserved += str(e) == f"{name} state field 'reserved': set; reserved bytes are zero"
+    assert seats and reserved

@@ -10,6 +10,9 @@
 //       -> {"default": [N actions], "random": [N actions], "member": [N actions]}: heuristic_move
 //          of the toy without a heuristic, LegalActions::pick from a generator of the same seed,
 //          and heuristic_move of the toy that declares heuristic_action
+//   layout
+//       -> {"<case>": "<message, empty if accepted>", ...}: common/validate.hpp's checks on
+//          crafted values (see layout() below)
 // Compiled with -DTOY_MAX_PLAYERS=N, the toy declares that many seats (past the shared cap, the
 // build must fail with make_api's static_assert).
 #include <cstdint>
@@ -21,6 +24,7 @@
 
 #include "dimsum_core/bots/heuristic.hpp"
 #include "dimsum_core/common/game_api.hpp"
+#include "dimsum_core/common/validate.hpp"
 
 #ifndef TOY_MAX_PLAYERS
 #define TOY_MAX_PLAYERS 4
@@ -154,6 +158,55 @@ std::string heuristic(uint64_t seed, int n) {
   return "{\"default\": " + list(defaults) + ", \"random\": " + list(picks) + ", \"member\": " + list(members) + "}";
 }
 
+// Each shared layout check on a value it must accept and on one it must refuse.
+std::string layout() {
+  struct Case {
+    const char* name;
+    bool (*check)(char* err, int errlen);
+  };
+  static constexpr Case kCases[] = {
+      {"rng_running", [](char* e, int n) { return dimsum::check_rng_field("toy", dimsum::Rng::from_seed(0), e, n); }},
+      {"rng_zero", [](char* e, int n) { return dimsum::check_rng_field("toy", dimsum::Rng{}, e, n); }},
+      {"reserved_zero",
+       [](char* e, int n) {
+         const uint8_t reserved[3] = {0, 0, 0};
+         return dimsum::check_reserved_zero("toy", reserved, e, n);
+       }},
+      {"reserved_set",
+       [](char* e, int n) {
+         const uint8_t reserved[3] = {0, 0, 7};
+         return dimsum::check_reserved_zero("toy", reserved, e, n);
+       }},
+      {"seats_played_set",  // 3 of 5 seats played: seats 0-2 may hold anything
+       [](char* e, int n) {
+         const int16_t scores[5] = {4, -2, 9, 0, 0};
+         return dimsum::check_seats_past_players_empty("toy", "scores", scores, 3, e, n);
+       }},
+      {"seat_past_players_set",
+       [](char* e, int n) {
+         const int16_t scores[5] = {4, -2, 9, 0, 1};
+         return dimsum::check_seats_past_players_empty("toy", "scores", scores, 3, e, n);
+       }},
+      {"seats_past_players_at_their_empty_value",
+       [](char* e, int n) {
+         const int8_t colour[5] = {2, -1, 0, -1, -1};
+         return dimsum::check_seats_past_players_empty("toy", "colour", colour, 3, e, n, int8_t{-1});
+       }},
+      {"seat_past_players_zero_where_empty_is_minus_one",
+       [](char* e, int n) {
+         const int8_t colour[5] = {2, -1, 0, 0, -1};
+         return dimsum::check_seats_past_players_empty("toy", "colour", colour, 3, e, n, int8_t{-1});
+       }},
+  };
+  std::string out = "{";
+  for (const Case& c : kCases) {
+    char err[512] = "";
+    const bool ok = c.check(err, sizeof err);
+    out += std::string(out.size() > 1 ? ", " : "") + quoted(c.name) + ": " + quoted(ok ? "" : err);
+  }
+  return out + "}";
+}
+
 }  // namespace
 
 int main() {
@@ -166,6 +219,8 @@ int main() {
       int64_t players = 0, actions = 0, outcomes = 0;
       in >> players >> actions >> outcomes;
       std::cout << build(players, actions, outcomes) << "\n";
+    } else if (command == "layout") {
+      std::cout << layout() << "\n";
     } else if (command == "heuristic") {
       uint64_t seed = 0;
       int n = 0;

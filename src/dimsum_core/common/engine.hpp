@@ -103,10 +103,11 @@ inline constexpr int kTerminalPlayer = -1;
 //   the same order), and apply(c, s, outcome) plays one and goes on to the next decision or the
 //   next event. Chance outcomes share the id range of actions: [0, num_chance_outcomes) with
 //   num_chance_outcomes <= num_actions (build_config refuses a config where it fails); a game
-//   whose outcomes outnumber its actions pads num_actions. One event is one outcome: a deal of ten cards is ten chance nodes, a shuffle is
-//   a draw per position, so no node has a combinatorial number of outcomes. A chance node takes
-//   no time on a clock. Played with outcomes drawn by their weights, explicit mode has the same
-//   distribution of games as sampled mode (tests/test_chance.py checks it).
+//   whose outcomes outnumber its actions pads num_actions. One event is one outcome: a deal of
+//   ten cards is ten chance nodes, a shuffle is a draw per position, so no node has a
+//   combinatorial number of outcomes. A chance node takes no time on a clock. Played with
+//   outcomes drawn by their weights, explicit mode has the same distribution of games as sampled
+//   mode (tests/test_chance.py checks it).
 //   Search-safe copies: s.rng is the game's future. A copy keeps it (so a search on copies knows
 //   the coming draws); reseed(s, seed) replaces it, and resample does too.
 //

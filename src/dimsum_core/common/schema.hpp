@@ -238,6 +238,15 @@ struct MemberFields {
                                        kKeyedWhenSet);
   }
 
+  // The state's generator (State::rng, a dimsum::Rng) as the field "rng", its four words: the same
+  // field in every game, so that the exported fields fix the state's future draws too.
+  static constexpr StateField<C, S> rng() {
+    return StateField<C, S>{"rng", "the generator's four state words", [](const C&) { return vector(4); },
+                            [](const C&) { return Bounds{0, 0}; },
+                            [](const C&, const S& s, int k) { return static_cast<int64_t>(s.rng.s[k]); },
+                            [](const C&, S& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord};
+  }
+
   // A scalar state field stored in member M (kWord for a 64-bit pattern).
   template <auto M>
   static constexpr StateField<C, S> state(const char* name, const char* doc, Bounds (*bounds)(const C&),

@@ -156,9 +156,7 @@ constexpr SF kFields[] = {
      [](const Config&, State& s, int, int64_t v) { s.clock.lying = narrow<uint8_t>(v); }},
     Member::state<&State::outcome>("outcome", "-1 running, 0 win, 1 deck_out, 2 complaints",
         [](const Config&) { return Bounds{kRunning, kComplaints}; }),
-    {"rng", "the generator's four state words", [](const Config&) { return vector(4); }, word,
-     [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
-     [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+    Member::rng(),
     // explicit chance only (0 in sampled mode): engine.hpp, enum Chance
     Member::state<&State::chance>("chance",
         "the pending chance event: 0 none, 1 setup_shuffle, 2 setup_card, 3 setup_seat, 4 setup_deal, 5 card, "

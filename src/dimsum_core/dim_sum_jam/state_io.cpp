@@ -7,6 +7,7 @@
 
 #include "../common/bits.hpp"
 #include "../common/errors.hpp"
+#include "../common/validate.hpp"
 #include "engine.hpp"
 
 namespace dimsum::dim_sum_jam {
@@ -202,15 +203,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   if (!s.clock.valid())
     return fail(err, errlen, "dim_sum_jam state field 'clock_top': %d (lying %d); 0 to %d ticks, lying 0 or 1",
                 s.clock.top, s.clock.lying, s.clock.capacity);
-  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
-    return fail(err, errlen, "dim_sum_jam state field 'rng': all zero; an all-zero generator never leaves zero");
-  for (uint8_t b : s.reserved_)
-    if (b) return fail(err, errlen, "dim_sum_jam state field 'reserved': set; reserved bytes are zero");
+  const char* game = Engine::kName;
+  if (!check_rng_field(game, s.rng, err, errlen) || !check_reserved_zero(game, s.reserved_, err, errlen))
+    return false;
   if (!check_chance(c, s, err, errlen)) return false;
   const bool chance = s.chance != kNoChance;
-  for (int p = P; p < kMaxPlayers; ++p)
-    if (s.hands[p])
-      return fail(err, errlen, "dim_sum_jam state field 'hands': seat %d holds tokens; this game has %d seats", p, P);
+  if (!check_seats_past_players_empty(game, "hands", s.hands, P, err, errlen)) return false;
 
   // tokens: every one of the 49 in exactly one place
   uint64_t seen = 0, twice = 0;

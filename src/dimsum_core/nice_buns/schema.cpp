@@ -129,10 +129,7 @@ constexpr SF kFields[] = {
     Member::per_player<&State::plates>("plate", "per seat, the plated colours as a bitmask (bit k: colour k)",
         [](const Config&) { return Bounds{0, (1 << kColours) - 1}; }),
     Member::state<&State::winner>("winner", "the seat that won, -1 none", seat_or_none),
-    {"rng", "the generator's four state words", [](const Config&) { return vector(4); },
-     [](const Config&) { return Bounds{0, 0}; },
-     [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
-     [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+    Member::rng(),
 };
 
 // -- observation: everything is public (NB-12); seats are absolute, like the action targets ------

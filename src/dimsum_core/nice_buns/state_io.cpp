@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "../common/errors.hpp"
+#include "../common/validate.hpp"
 #include "engine.hpp"
 
 namespace dimsum::nice_buns {
@@ -168,10 +169,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     if (s.dice[d] >= c.num_faces[d])
       return fail(err, errlen, "nice_buns state field 'dice'[%d]: face %d; the %s die has faces 0-%d", d, s.dice[d],
                   kDieNames[d], c.num_faces[d] - 1);
-  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
-    return fail(err, errlen, "nice_buns state field 'rng': all zero; an all-zero generator never leaves zero");
-  if (s.reserved_[0] | s.reserved_[1])
-    return fail(err, errlen, "nice_buns state field 'reserved': set; reserved bytes are zero");
+  const char* game = Engine::kName;
+  if (!check_rng_field(game, s.rng, err, errlen) || !check_reserved_zero(game, s.reserved_, err, errlen) ||
+      !check_seats_past_players_empty(game, "front", s.front, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "fish_on", s.fish_on, P, err, errlen, int8_t{-1}) ||
+      !check_seats_past_players_empty(game, "plate", s.plates, P, err, errlen))
+    return false;
   if (s.cascade_len > 2)
     return fail(err, errlen, "nice_buns state field 'cascade': %d seats; at most two", s.cascade_len);
   for (int i = 0; i < 2; ++i)
@@ -187,9 +190,8 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   if (s.bag.w >> (8 * kKinds) || s.tray.w >> (8 * kColours))
     return fail(err, errlen, "nice_buns state field 'bag': a bun of an unknown kind (bag or tray); the kinds are the "
                 "four colours and fish heads (not on the tray)");
-  for (int p = 0; p < kMaxPlayers; ++p) {
-    if (p >= P ? (s.front[p].w || s.fish_on[p] != -1 || s.plates[p])
-               : (s.front[p].w >> (8 * kKinds) || s.plates[p] > 15 || !in_range(s.fish_on[p], -1, kColours - 1)))
+  for (int p = 0; p < P; ++p) {
+    if (s.front[p].w >> (8 * kKinds) || s.plates[p] > 15 || !in_range(s.fish_on[p], -1, kColours - 1))
       return fail(err, errlen, "nice_buns state field 'front'[%d]: bad buns, fish_on or plate; seats 0-%d, known kinds "
                   "and colours", p, P - 1);
   }

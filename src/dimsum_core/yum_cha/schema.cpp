@@ -100,10 +100,7 @@ constexpr SF kFields[] = {
      [](const Config& c) { return Bounds{-1, c.explicit_chance ? c.players - 1 : -1}; },
      [](const Config&, const State& s, int) -> int64_t { return s.drawer(); },
      [](const Config&, State& s, int, int64_t v) { s.drawer_plus_one = static_cast<uint8_t>(v + 1); }},
-    {"rng", "the generator's four state words", [](const Config&) { return vector(4); },
-     [](const Config&) { return Bounds{0, 0}; },
-     [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
-     [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+    Member::rng(),
 };
 
 // -- observation: my seat first (relative seats) ------------------------------------------------

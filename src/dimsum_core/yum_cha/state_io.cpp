@@ -4,6 +4,7 @@
 
 #include "../common/chance.hpp"
 #include "../common/errors.hpp"
+#include "../common/validate.hpp"
 #include "engine.hpp"
 #include "hashing.hpp"
 
@@ -105,14 +106,16 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     return fail(err, errlen, "yum_cha state field 'phase': 3 (round 1's starter to draw) in round %d with starter %d; "
                 "only before round 1's deal, with starter 0, when the config draws the starter (first_player -1)",
                 s.round, s.starter);
-  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
-    return fail(err, errlen, "yum_cha state field 'rng': all zero; an all-zero generator never leaves zero");
-  for (uint8_t b : s.reserved_)
-    if (b) return fail(err, errlen, "yum_cha state field 'reserved': set; reserved bytes are zero");
-  for (int p = P; p < kMaxPlayers; ++p)
-    if (!s.hands[p].empty() || !s.known[p].empty() || s.hand_size[p] || s.scores[p] || s.declarations[p] ||
-        s.best_round[p] || s.last_round[p])
-      return fail(err, errlen, "yum_cha state field 'hands': seat %d holds something; this game has %d seats", p, P);
+  const char* game = Engine::kName;
+  if (!check_rng_field(game, s.rng, err, errlen) || !check_reserved_zero(game, s.reserved_, err, errlen) ||
+      !check_seats_past_players_empty(game, "hands", s.hands, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "hands", s.hand_size, P, err, errlen) ||  // hand_size counts hands
+      !check_seats_past_players_empty(game, "known", s.known, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "scores", s.scores, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "declarations", s.declarations, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "best_round", s.best_round, P, err, errlen) ||
+      !check_seats_past_players_empty(game, "last_round", s.last_round, P, err, errlen))
+    return false;
   for (int word = 0; word < 4; ++word) {
     // nibbles of types >= T must be empty
     const int valid_types = std::clamp(T - 16 * word, 0, 16);
