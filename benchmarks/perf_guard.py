@@ -12,8 +12,12 @@ Two checks, both deterministic:
    ``--margin`` above the committed baseline fails; one well below it is reported so the
    baseline can be tightened with ``--update``.
 
+The committed baseline is one file per game, ``benchmarks/perf_baseline/<name>.json`` (its bench
+signature and its instruction counts), so that adding a game adds a file and edits none.
+``--baseline`` also takes a single ``.json`` file holding every game (a scratch baseline).
+
     python benchmarks/perf_guard.py --quick      # what .ci/run runs
-    python benchmarks/perf_guard.py --update     # record a new baseline (commit the JSON)
+    python benchmarks/perf_guard.py --update     # record a new baseline (commit the JSON files)
     python benchmarks/perf_guard.py --quick --update --game nice_buns   # one game's entries only
 
 Instruction counts depend on the compiler and the Python version, so the committed baseline
@@ -43,7 +47,7 @@ if __package__:  # python -m benchmarks.perf_guard
 else:  # python benchmarks/perf_guard.py: this folder is on sys.path
     from workloads import CONFIGS
 
-BASELINE = Path(__file__).with_name("perf_baseline.json")
+BASELINE = Path(__file__).with_name("perf_baseline")  # a folder: <name>.json per game
 
 # The workloads, run in a fresh interpreter: `size` games; prints the number of steps taken.
 WORKLOAD = r"""
@@ -120,6 +124,44 @@ def per_step(name: str, kind: str, size: int) -> float:
     return (total - base) / max(steps, 1)
 
 
+# -- the baseline: one file per game, or one scratch file for all -----------------------------------
+
+def load_baseline(path: Path) -> dict:
+    """The baseline as one dict: ``{"signature": {name: sha}, "instructions_per_step": {mode: {"name/kind":
+    count}}, "machine": {...}}``, from a single ``.json`` file or merged from a folder of per-game files."""
+    if path.suffix == ".json":
+        return json.loads(path.read_text()) if path.exists() else {}
+    merged: dict = {"signature": {}, "instructions_per_step": {}}
+    for file in sorted(path.glob("*.json")) if path.is_dir() else []:
+        name, entry = file.stem, json.loads(file.read_text())
+        if "signature" in entry:
+            merged["signature"][name] = entry["signature"]
+        for mode, counts in entry.get("instructions_per_step", {}).items():
+            merged["instructions_per_step"].setdefault(mode, {}).update(
+                {f"{name}/{kind}": value for kind, value in counts.items()})
+        merged.setdefault("machine", entry.get("machine"))
+    return merged
+
+
+def save_baseline(path: Path, baseline: dict) -> None:
+    """Writes ``baseline`` (load_baseline's form) as one ``.json`` file, or as a file per game."""
+    if path.suffix == ".json":
+        path.write_text(json.dumps(baseline, indent=1, sort_keys=True) + "\n")
+        return
+    path.mkdir(exist_ok=True)
+    names = set(baseline.get("signature", {}))
+    for counts in baseline.get("instructions_per_step", {}).values():
+        names |= {key.split("/")[0] for key in counts}
+    for name in sorted(names):
+        entry: dict = {"machine": baseline.get("machine")}
+        if name in baseline.get("signature", {}):
+            entry["signature"] = baseline["signature"][name]
+        per_mode = {mode: {key.split("/", 1)[1]: value for key, value in counts.items() if key.split("/")[0] == name}
+                    for mode, counts in baseline.get("instructions_per_step", {}).items()}
+        entry["instructions_per_step"] = {mode: counts for mode, counts in per_mode.items() if counts}
+        (path / f"{name}.json").write_text(json.dumps(entry, indent=1, sort_keys=True) + "\n")
+
+
 # -- main ----------------------------------------------------------------------------------------
 
 def machine() -> dict:
@@ -131,7 +173,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small workloads (CI)")
     parser.add_argument("--update", action="store_true", help="write the measured values as the new baseline")
     parser.add_argument("--margin", type=float, default=0.05, help="allowed instruction-count growth (0.05 = 5%%)")
-    parser.add_argument("--baseline", type=Path, default=BASELINE, help="the baseline JSON to compare with or write")
+    parser.add_argument("--baseline", type=Path, default=BASELINE,
+                        help="the baseline to compare with or write: a folder of <name>.json (the committed one) or "
+                             "one .json file for every game")
     parser.add_argument("--signature-only", action="store_true", help="check the bench signatures only")
     parser.add_argument("--counts-only", action="store_true", help="check the instruction counts only")
     parser.add_argument("--game", action="append", choices=list(CONFIGS), metavar="NAME",
@@ -139,7 +183,7 @@ def main(argv=None) -> int:
                              "are kept as they are")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
-    baseline = json.loads(args.baseline.read_text()) if args.baseline.exists() else {}
+    baseline = load_baseline(args.baseline)
     if not args.signature_only and not shutil.which("valgrind"):
         print("perf_guard: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
@@ -183,7 +227,7 @@ def main(argv=None) -> int:
                 print(f"  note: {key} is {100 * (1 - ratio):.1f}% below its baseline; --update to tighten it")
 
     if args.update:
-        args.baseline.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+        save_baseline(args.baseline, measured)
         print(f"wrote {args.baseline}")
         return 0
     if failures:

@@ -7,6 +7,7 @@
 
 #include "dim_sum_jam/engine.hpp"
 #include "nice_buns/engine.hpp"
+#include "pig/engine.hpp"
 #include "yum_cha/engine.hpp"
 
 namespace dimsum {
@@ -14,7 +15,7 @@ namespace dimsum {
 template <class... G>
 struct GameList {};
 
-using AllGames = GameList<yum_cha::Engine, nice_buns::Engine, dim_sum_jam::Engine>;
+using AllGames = GameList<yum_cha::Engine, nice_buns::Engine, dim_sum_jam::Engine, pig::Engine>;
 
 // Calls f.template operator()<G>() for the game named `name`; returns false if none is.
 template <class F, class... G>
