@@ -89,12 +89,6 @@ def _action_names(num_actions: int) -> List[str]:
     return ["roll", "hold"] + [f"unused {a}" for a in range(2, num_actions)]
 
 
-def max_game_length(horizon: int, explicit_chance: bool) -> int:
-    """PIG-6: at most ``horizon`` decisions; explicit chance adds a chance node after every roll
-    but one that reaches the horizon (the game ends before the die is cast)."""
-    return 2 * horizon - 1 if explicit_chance else horizon
-
-
 def make_config(**options: Any) -> Config:
     opts = resolve_options(NAME, OPTIONS, options)
     players, faces, piglet = opts["players"], opts["diceoutcomes"], opts["piglet"]
@@ -103,7 +97,6 @@ def make_config(**options: Any) -> Config:
         players=players, options=opts, winscore=opts["winscore"], faces=faces, horizon=opts["horizon"],
         piglet=piglet, action_space=ActionSpace(_action_names(max(2, len(chance)))),
         chance_space=ActionSpace(chance),
-        max_game_length=max_game_length(opts["horizon"], opts["chance"] == "explicit"),
         min_return=-1.0 / (players - 1), max_return=1.0)
 
 
