@@ -38,10 +38,7 @@ constexpr SF kFields[] = {
         [](const Config& c) { return Bounds{c.explicit_chance ? kChancePlayer : -1, c.players - 1}; }),
     Member::state<&State::last_roll>("last_roll", "the last roll's outcome + 1 (a die: the face shown), 0 before the "
         "first roll", [](const Config& c) { return Bounds{0, c.num_outcomes}; }),
-    {"rng", "the generator's four state words", [](const Config&) { return vector(4); },
-     [](const Config&) { return Bounds{0, 0}; },
-     [](const Config&, const State& s, int k) -> int64_t { return static_cast<int64_t>(s.rng.s[k]); },
-     [](const Config&, State& s, int k, int64_t v) { s.rng.s[k] = static_cast<uint64_t>(v); }, kWord},
+    Member::rng(),
 };
 
 // -- observation: my seat first (relative seats); Pig hides nothing -----------------------------

@@ -1,6 +1,7 @@
 // Pig's states from outside: validation of untrusted states (bytes, dicts). The fields themselves
 // are declared in schema.cpp; resample is the default (Pig hides nothing but the future rolls).
 #include "../common/errors.hpp"
+#include "../common/validate.hpp"
 #include "engine.hpp"
 
 namespace dimsum::pig {
@@ -21,13 +22,13 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
     return fail(err, errlen, "pig state field 'turn_total': %d; 0 to %d", s.turn_total, top);
   if (s.last_roll > c.num_outcomes)
     return fail(err, errlen, "pig state field 'last_roll': %d; 0 (no roll yet) to %d", s.last_roll, c.num_outcomes);
-  for (int p = 0; p < kMaxPlayers; ++p)
-    if (p < P ? !in_range(s.scores[p], 0, top) : s.scores[p] != 0)
-      return fail(err, errlen, "pig state field 'scores'[%d]: %d; 0 to %d for seats 0-%d", p, s.scores[p], top, P - 1);
-  if ((s.rng.s[0] | s.rng.s[1] | s.rng.s[2] | s.rng.s[3]) == 0)
-    return fail(err, errlen, "pig state field 'rng': all zero; an all-zero generator never leaves zero");
-  for (uint8_t b : s.reserved_)
-    if (b) return fail(err, errlen, "pig state field 'reserved': set; reserved bytes are zero");
+  for (int p = 0; p < P; ++p)
+    if (!in_range(s.scores[p], 0, top))
+      return fail(err, errlen, "pig state field 'scores'[%d]: %d; 0 to %d", p, s.scores[p], top);
+  // the layout checks every game makes (common/validate.hpp)
+  if (!check_rng_field(kName, s.rng, err, errlen) || !check_reserved_zero(kName, s.reserved_, err, errlen) ||
+      !check_seats_past_players_empty(kName, "scores", s.scores, P, err, errlen))
+    return false;
   // -- the position ------------------------------------------------------------------------------
   int at_target = 0;
   for (int p = 0; p < P; ++p) at_target += s.scores[p] >= c.winscore;
