@@ -767,6 +767,12 @@ cdef class State:
         """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
         return self._root
 
+    def _history_node(self):
+        """The newest node of the history chain, ``(previous, action)`` or, for a timed state,
+        ``(previous, action, ticks)``; None at the start. Clones share nodes: dimsum._views keeps
+        each node's information-state line by the node's identity."""
+        return self._hist
+
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def fields(self):
         """Every state field by name (see ``game.state_fields``): ints, or lists for shaped fields."""
@@ -855,6 +861,13 @@ cdef class State:
         order. Two states give the same string exactly when ``player`` cannot tell them apart."""
         from dimsum._views import information_state_string
         return information_state_string(self, _as_player(player, self.game.players))
+
+    def information_state_key(self, player):
+        """A 128-bit int that is equal for two states exactly when their
+        ``information_state_string(player)`` are (a hash of the string, kept along the history:
+        O(1) a call after the first), for search trees and tables keyed by information state."""
+        from dimsum._views import information_state_key
+        return information_state_key(self, _as_player(player, self.game.players))
 
     def action_name(self, action):
         """The name of ``action`` here: a chance outcome's name at a chance node."""
@@ -954,6 +967,9 @@ cdef class TimedState(State):
             raise IllegalActionError("advance: chance acts first (a chance node takes no time); apply an outcome")
         self.game.api.advance(self.game.config, self.buf, t)
         self._tl = (self._tl, -1, t)
+
+    def _history_node(self):
+        return self._tl
 
     @property
     @cython.critical_section
