@@ -720,6 +720,7 @@ cdef class State:
         s._root = self._root
         if seed is not None:
             self.game.api.reseed(s.buf, check_seed(seed))
+            s._root = _reseeded_root(self, s)
         return s
 
     def __copy__(self):
@@ -1007,6 +1008,7 @@ cdef class TimedState(State):
         s._root = self._root
         if seed is not None:
             self.game.api.reseed(s.buf, check_seed(seed))
+            s._root = _reseeded_root(self, s)
         return s
 
     cdef _copy_history_into(self, State out):
@@ -1015,6 +1017,13 @@ cdef class TimedState(State):
 
     def __reduce__(self):
         return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline), self._root))
+
+
+def _reseeded_root(State original, State copy):
+    """The views' root of a copy with a new generator (dimsum._views.Reseeded): the history the
+    copy shares is told as before, what it plays next is replayed with its own future."""
+    from dimsum._views import reseeded_root
+    return reseeded_root(original, copy)
 
 
 def _restore_timed_state(Game game, bytes data, tuple timeline, root=None):

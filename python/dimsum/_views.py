@@ -74,13 +74,65 @@ class PlayerView:
     steps_before: int
 
 
+class Reseeded:
+    """The root of a copy whose future randomness was replaced while its position stayed
+    (``clone(seed)``, or a ``resample`` of a game where only the future is hidden): the history up
+    to ``node`` (``steps_before`` steps) is told as under ``base``, the root of the state it was
+    copied from; the steps after it are replayed from ``start`` (the copy's position then, with its
+    own generator), so that the string describes the game the copy goes on to play. Made in O(1)
+    (a clone in a search loop makes one): the number of steps is counted when first needed."""
+
+    __slots__ = ("base", "start", "node", "_steps")
+
+    def __init__(self, base: Any, start: bytes, node: Any = None, steps: Optional[int] = None) -> None:
+        self.base, self.start, self.node, self._steps = base, start, node, steps
+
+    @property
+    def steps_before(self) -> int:
+        if self._steps is None:
+            count, node = 0, self.node
+            while node is not None:
+                count, node = count + 1, node[0]
+            self._steps = count
+        return self._steps
+
+    def __reduce__(self) -> Any:
+        # the node chain is the state's own (rebuilt from its history on unpickling): only its length
+        return Reseeded, (self.base, self.start, None, self.steps_before)
+
+
+def reseeded_root(original: Any, copy: Any) -> Any:
+    """The root of ``copy``, a copy of ``original`` with another generator (None stays None: a
+    history whose start is unknown begins at the current position anyway)."""
+    root = original._history_root()
+    if root is None:
+        return None
+    return Reseeded(root, copy.to_bytes(), original._history_node())
+
+
+class _At:
+    """A point of a history, read as the views read a state: the history up to ``node``."""
+
+    def __init__(self, game: Any, root: Any, node: Any) -> None:
+        self.game, self._root, self._node = game, root, node
+
+    def _history_root(self) -> Any:
+        return self._root
+
+    def _history_node(self) -> Any:
+        return self._node
+
+
 def _entries(state: Any) -> List[Tuple[int, Optional[int]]]:
     """(action, ticks) per step since the history began; action -1 is time passing (a timed
     game's advance), ticks None for an untimed game."""
-    timeline = getattr(state, "timeline", None)
-    if timeline is not None:
-        return [(a, t) for a, t in timeline]
-    return [(a, None) for a in state.history]
+    out = []
+    node = state._history_node()
+    while node is not None:
+        out.append(_node_entry(node))
+        node = node[0]
+    out.reverse()
+    return out
 
 
 def _step_line(game: Any, s: Any, action: int, ticks: Optional[int], player: int, n: int, before: Any) -> str:
@@ -150,9 +202,9 @@ _lock = threading.RLock()
 
 
 def _root_key(root: Any) -> Any:
-    # a seed or bytes replays the same for every state that has it; a PlayerView is one resample's
-    # (its identity: hashing its lines would cost O(history))
-    return id(root) if isinstance(root, PlayerView) else root
+    # a seed or bytes replays the same for every state that has it; a PlayerView or a Reseeded is
+    # one copy's (its identity: hashing its lines would cost O(history))
+    return id(root) if isinstance(root, (PlayerView, Reseeded)) else root
 
 
 def _fold(key: int, line: str) -> int:
@@ -191,6 +243,17 @@ def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int]:
         return kept
     if isinstance(root, PlayerView):
         found = (root, game.state_from_bytes(root.start), list(root.lines), root.steps_before + 1)
+    elif isinstance(root, Reseeded):  # the original's lines up to the copy, then the copy's replay
+        at = root.node
+        if at is None and root.steps_before:  # unpickled: find the copy point on the rebuilt chain
+            chain = []
+            node = state._history_node()
+            while node is not None:
+                chain.append(node)
+                node = node[0]
+            at = chain[len(chain) - root.steps_before]
+        head = information_state_string(_At(game, root.base, at), player).split("\n")
+        found = (root, game.state_from_bytes(root.start), head, root.steps_before + 1)
     else:
         if isinstance(root, int):
             start, how = game.new_state(root), f"from the deal of seed {root}"
@@ -336,7 +399,8 @@ def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tu
     with ``original``'s history and root). Returns ``(history, root)``, history None to keep it.
 
     - Only the future randomness changed (the position is the same): everything the history says
-      still holds, for every player; history and root are kept.
+      still holds, for every player; the history is kept, and the root says where the copy's own
+      future begins (``Reseeded``).
     - Hidden cards were redrawn, in explicit mode: the outcomes ``player`` did not see are
       redrawn with them by the game package's ``resample_history`` (Yum Cha: hidden_history.py),
       so that the history replays from the root to the new position; the root is kept.
@@ -346,7 +410,7 @@ def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tu
     """
     root = original._history_root()
     if _position(resampled) == _position(original):
-        return None, root
+        return None, reseeded_root(original, resampled)
     game = original.game
     rewrite = getattr(_package(game), "resample_history", None)
     if game.explicit_chance and rewrite is not None and isinstance(root, (int, bytes)):
