@@ -197,3 +197,45 @@ def test_resample_keeps_the_players_view():
     assert copy.information_state_string(player) == state.information_state_string(player)
     assert copy.history() == copy.dimsum_state.history
     assert copy.legal_actions() == state.legal_actions()
+
+
+# -- pickling, copying, other processes -------------------------------------------------------------
+
+@pytest.mark.parametrize("config", ALL_CONFIGS)
+def test_games_and_states_pickle_and_deepcopy(config):
+    import copy
+    import pickle
+
+    game = pyspiel.load_game(config)
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(4), 25)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        loaded_game = pickle.loads(pickle.dumps(game, protocol))
+        assert str(loaded_game) == str(game) and type(loaded_game) is type(game)
+        loaded = pickle.loads(pickle.dumps(state, protocol))
+        assert loaded.history() == state.history() and loaded.dimsum_state == state.dimsum_state
+    copied = copy.deepcopy(state)
+    assert copied.history() == state.history() and copied.dimsum_state == state.dimsum_state
+    if not copied.is_terminal():
+        copied.apply_action(copied.legal_actions()[0] if not copied.is_chance_node()
+                            else copied.chance_outcomes()[0][0])
+        assert len(state.history()) + 1 == len(copied.history())  # independent of the original
+    assert str(copy.deepcopy(game)) == str(game)
+
+
+def test_a_state_crosses_to_a_spawned_process():
+    """multiprocessing with spawn: the child imports nothing of ours by itself; the pickled state
+    brings its loader (dimsum.openspiel.load_game registers the games)."""
+    import multiprocessing
+
+    game = pyspiel.load_game(CONFIGS["nice_buns"][0])
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(2), 15)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.apply(str, (state,)) == str(state)
+        assert pool.apply(str, (game,)) == str(game)
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_parameter_defaults_take_either_name(name):
+    assert dos.parameter_defaults(dos.game_name(name)) == dos.parameter_defaults(name)
+    with pytest.raises(ValueError, match="unknown game"):
+        dos.parameter_defaults("dimsum_no_such_game")

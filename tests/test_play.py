@@ -160,18 +160,56 @@ def test_nonsense_then_help_redraw_the_same_prompt_with_a_message():
     assert "End of input" in "".join(terminal.written)
 
 
-def test_undo_takes_back_my_last_move_and_the_bots_moves_after_it():
-    s, _ = session("nice_buns", ["1", "1"], players=2)
+def _draws_randomness(state, action) -> bool:
+    """Whether playing ``action`` in ``state`` draws from the state's generator (or is chance)."""
+    after = state.clone()
+    after.apply(action)
+    return state.is_chance_node or after.field("rng") != state.field("rng")
+
+
+def _undo_outcomes(game_name, seeds, moves, **options):
+    """For each seed: ``moves`` first-listed moves by the human, then undo. Yields (accepted, the
+    session before the undo, the session after it)."""
+    for seed in seeds:
+        before, _ = session(game_name, ["1"] * moves, seed=seed, **options)
+        before.run()
+        after, terminal = session(game_name, ["1"] * moves + ["undo"], seed=seed, **options)
+        after.run()
+        screen = terminal.screens[-1]
+        assert ("you: undo" in screen) != ("No undo past a random event" in screen), screen
+        yield "you: undo" in screen, before, after
+
+
+@pytest.mark.parametrize("name, options", [("nice_buns", {"players": 2}), ("yum_cha", {"players": 3}),
+                                           ("dim_sum_jam", {"players": 3, "ticks_per_action": 0})])
+def test_undo_never_rewinds_past_a_random_event(name, options):
+    """Undo replays from the seed, so a draw it rewound would come out the same and the human would
+    choose again knowing it: it takes back only moves after which nothing random happened, and
+    otherwise says why and changes nothing (ruling of docs/PLAY.md, "Undo")."""
+    seen = {True: 0, False: 0}
+    for moves in (1, 2, 3):
+        for accepted, before, after in _undo_outcomes(name, range(8), moves, **options):
+            seen[accepted] += 1
+            played, actors = list(before.state.history), before.actors
+            last = max(i for i, actor in enumerate(actors) if actor == 0)
+            replay = dimsum.make(name, **options).new_state(before.seed)
+            drew = []
+            for action in played:
+                drew.append(_draws_randomness(replay, action))
+                replay.apply(action)
+            if accepted:  # everything taken back was free of chance
+                assert list(after.state.history) == played[:last] and not any(drew[last:])
+            else:  # something random came after the human's last move, and nothing was taken back
+                assert any(drew[last:]) and list(after.state.history) == played
+    assert seen[False] > 0
+    if name != "yum_cha":  # a Yum Cha turn draws at once: the next seat's draw follows every move
+        assert seen[True] > 0
+
+
+def test_nothing_to_undo_before_my_first_move():
+    s, terminal = session("nice_buns", ["undo"], players=2, seed=6)  # at my first prompt
     s.run()
-    played = list(s.state.history)
-    mine = [i for i, actor in enumerate(s.actors) if actor == 0]
-    s2, terminal = session("nice_buns", ["1", "1", "undo"], players=2)
-    s2.run()
-    assert list(s2.state.history) == played[:mine[-1]]
-    assert s2.state.current_player == 0 and "you: undo" in terminal.screens[-1]
-    s3, terminal = session("nice_buns", ["undo"], players=2, seed=6)  # at my first prompt
-    s3.run()
-    assert 0 not in s3.actors and "Nothing to undo: you have not moved yet." in terminal.screens[-1]
+    assert 0 not in s.actors and "Nothing to undo: you have not moved yet." in terminal.screens[-1]
 
 
 def test_quit_and_ctrl_c_leave_cleanly_with_the_record_written(tmp_path):
@@ -255,7 +293,7 @@ def test_undo_is_refused_in_real_time_with_the_reason():
 
 
 def test_time_off_dim_sum_jam_is_played_without_a_clock_and_may_undo():
-    s, terminal = session("dim_sum_jam", ["1", "undo"], seed=4, players=3, ticks_per_action=0)
+    s, terminal = session("dim_sum_jam", ["1", "1", "undo"], seed=2, players=3, ticks_per_action=0)
     s.run()
     assert "you: undo" in terminal.screens[-1]
 

@@ -111,8 +111,8 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
     answer = send_line(tmux, name)
     assert f"you: {name}" in answer
     step = prompt_of(answer)[0]
-    answer = send_line(tmux, "undo")
-    assert "you: undo" in answer and prompt_of(answer)[0] < step
+    answer = send_line(tmux, "undo")  # the bot's turn drew from the bag: no undo past it
+    assert "No undo past a random event" in answer and prompt_of(answer)[0] == step
 
     for _ in range(200):  # then by numbers, to the end
         if "GAME OVER" in answer:
@@ -166,3 +166,30 @@ def test_a_real_time_dim_sum_jam_turn_charges_my_thinking_time(terminal, tmp_pat
     assert loaded.steps[mine][1] == 80  # 8 s at 10 ticks a second, more than a play's 50
     assert states[mine].clock.top == round(sand * 10)  # the glass on screen was the state's
     assert states[mine + 1].clock.top == round(sand * 10) - 80  # and my 8 s came out of it
+
+
+def _table(screen):
+    """The screen without its message and event lines: the title, the view and the prompt."""
+    return [line for line in screen.splitlines() if line.strip() and "undo" not in line.lower()
+            and not line.startswith(("  you:", "  seat", "you:", "seat "))]
+
+
+def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
+    """20 seeds, a move then undo: either the move is taken back (nothing random happened after it,
+    tests/test_play.py checks that property in-process) or it is refused with the reason and the
+    table unchanged, so no draw the player has seen comes round again."""
+    refused = 0
+    for seed in range(20):
+        tmux = terminal(f"undo{seed}", ["nice_buns", "--players", "2", "--seed", str(seed), "--bots", "random"])
+        tmux.wait(prompt_of, "the first prompt")
+        moved = send_line(tmux, "1")
+        if "[exit " in moved or "GAME OVER" in moved:
+            continue
+        answer = send_line(tmux, "undo")
+        if "No undo past a random event" in answer:
+            refused += 1
+            assert prompt_of(answer) == prompt_of(moved) and _table(answer) == _table(moved), answer
+        else:
+            assert "you: undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
+        tmux.close()
+    assert refused > 0

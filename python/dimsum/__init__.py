@@ -83,12 +83,23 @@ def make(name: str, **options: Any) -> Game:
     a clock gives a ``TimedGame``, whose states have ``advance``, ``timeline`` and ``clock``. ``dimsum.options(name)`` lists each game's options
     with their defaults, allowed values and rulings; ``game.options`` gives a made game's values.
 
+    ``name`` may also be OpenSpiel's form with the options in it, ``"nice_buns(players=3)"``,
+    each value read as its option's type and then checked as a keyword option is.
+
     An unknown name is a ValueError naming the closest game; it is checked against the
     registry before any game module is imported. A bad option is a ValueError or TypeError
     saying what is allowed."""
     from . import _core  # imported here so that `import dimsum` stays cheap
     from ._common import check_game_name
+    from ._options import parse_game_string, typed_option_values
 
+    if isinstance(name, str) and "(" in name:  # OpenSpiel's form: "nice_buns(players=3)"
+        name, raw = parse_game_string(name)
+        given = typed_option_values(check_game_name(name, games()), raw, games())
+        twice = sorted(set(given) & set(options))
+        if twice:
+            raise ValueError(f"option {twice[0]!r} is given both in the game string and as a keyword")
+        options = {**given, **options}
     return _core.make(check_game_name(name, games()), **options)
 
 

@@ -754,6 +754,7 @@ cdef class State:
         s._root = self._root
         if seed is not None:
             self.game.api.reseed(s.buf, check_seed(seed))
+            s._root = _reseeded_root(self, s)
         return s
 
     def __copy__(self):
@@ -800,6 +801,12 @@ cdef class State:
     def _history_root(self):
         """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
         return self._root
+
+    def _history_node(self):
+        """The newest node of the history chain, ``(previous, action)`` or, for a timed state,
+        ``(previous, action, ticks)``; None at the start. Clones share nodes: dimsum._views keeps
+        each node's information-state line by the node's identity."""
+        return self._hist
 
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def fields(self):
@@ -891,6 +898,13 @@ cdef class State:
         order. Two states give the same string exactly when ``player`` cannot tell them apart."""
         from dimsum._views import information_state_string
         return information_state_string(self, _as_player(player, self.game.players))
+
+    def information_state_key(self, player):
+        """A 128-bit int that is equal for two states exactly when their
+        ``information_state_string(player)`` are (a hash of the string, kept along the history:
+        O(1) a call after the first), for search trees and tables keyed by information state."""
+        from dimsum._views import information_state_key
+        return information_state_key(self, _as_player(player, self.game.players))
 
     def action_name(self, action):
         """The name of ``action`` here: a chance outcome's name at a chance node."""
@@ -1041,6 +1055,9 @@ cdef class TimedState(State):
         self.game.api.advance(self.game.config, self.buf, t)
         self._tl = (self._tl, -1, t)
 
+    def _history_node(self):
+        return self._tl
+
     @property
     @cython.critical_section
     def clock(self):
@@ -1089,6 +1106,13 @@ cdef class TimedState(State):
 
     def __reduce__(self):
         return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline), self._root))
+
+
+def _reseeded_root(State original, State copy):
+    """The views' root of a copy with a new generator (dimsum._views.Reseeded): the history the
+    copy shares is told as before, what it plays next is replayed with its own future."""
+    from dimsum._views import reseeded_root
+    return reseeded_root(original, copy)
 
 
 def _restore_timed_state(Game game, bytes data, tuple timeline, root=None):

@@ -14,7 +14,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -71,45 +74,92 @@ class PlayerView:
     steps_before: int
 
 
+class Reseeded:
+    """The root of a copy whose future randomness was replaced while its position stayed
+    (``clone(seed)``, or a ``resample`` of a game where only the future is hidden): the history up
+    to ``node`` (``steps_before`` steps) is told as under ``base``, the root of the state it was
+    copied from; the steps after it are replayed from ``start`` (the copy's position then, with its
+    own generator), so that the string describes the game the copy goes on to play. Made in O(1)
+    (a clone in a search loop makes one): the number of steps is counted when first needed."""
+
+    __slots__ = ("base", "start", "node", "_steps")
+
+    def __init__(self, base: Any, start: bytes, node: Any = None, steps: Optional[int] = None) -> None:
+        self.base, self.start, self.node, self._steps = base, start, node, steps
+
+    @property
+    def steps_before(self) -> int:
+        if self._steps is None:
+            count, node = 0, self.node
+            while node is not None:
+                count, node = count + 1, node[0]
+            self._steps = count
+        return self._steps
+
+    def __reduce__(self) -> Any:
+        # the node chain is the state's own (rebuilt from its history on unpickling): only its length
+        return Reseeded, (self.base, self.start, None, self.steps_before)
+
+
+def reseeded_root(original: Any, copy: Any) -> Any:
+    """The root of ``copy``, a copy of ``original`` with another generator (None stays None: a
+    history whose start is unknown begins at the current position anyway)."""
+    root = original._history_root()
+    if root is None:
+        return None
+    return Reseeded(root, copy.to_bytes(), original._history_node())
+
+
+class _At:
+    """A point of a history, read as the views read a state: the history up to ``node``."""
+
+    def __init__(self, game: Any, root: Any, node: Any) -> None:
+        self.game, self._root, self._node = game, root, node
+
+    def _history_root(self) -> Any:
+        return self._root
+
+    def _history_node(self) -> Any:
+        return self._node
+
+
 def _entries(state: Any) -> List[Tuple[int, Optional[int]]]:
     """(action, ticks) per step since the history began; action -1 is time passing (a timed
     game's advance), ticks None for an untimed game."""
-    timeline = getattr(state, "timeline", None)
-    if timeline is not None:
-        return [(a, t) for a, t in timeline]
-    return [(a, None) for a in state.history]
+    out = []
+    node = state._history_node()
+    while node is not None:
+        out.append(_node_entry(node))
+        node = node[0]
+    out.reverse()
+    return out
 
 
-def _replay_lines(game: Any, start: Any, entries: Sequence[Tuple[int, Optional[int]]], player: int,
-                  first_step: int) -> List[str]:
-    lines = []
-    layout = game.observation_layout
-    before = start.observation(player)
-    s = start.clone()
-    for n, (action, ticks) in enumerate(entries, first_step):
-        actor = s.current_player
-        if action == -1 and ticks is not None:
-            s.advance(ticks)
-            who = f"time passes ({ticks} ticks)"
+def _step_line(game: Any, s: Any, action: int, ticks: Optional[int], player: int, n: int, before: Any) -> str:
+    """Plays step ``n`` (``action``, ``ticks``) on ``s`` (the replayed position, changed in place)
+    and returns its line of ``player``'s information state; ``before`` is player's observation
+    before it."""
+    actor = s.current_player
+    if action == -1 and ticks is not None:
+        s.advance(ticks)
+        who = f"time passes ({ticks} ticks)"
+    else:
+        if actor == player:
+            who = f"you: {s.action_name(action)}"
+        elif actor == CHANCE:
+            who = "chance"
         else:
-            if actor == player:
-                who = f"you: {s.action_name(action)}"
-            elif actor == CHANCE:
-                who = "chance"
-            else:
-                who = f"seat {actor} acts"
-            if ticks is None:
-                s.apply(action)
-            else:
-                s.apply(action, ticks)
-            if ticks is not None and action != -1:
-                who += f" ({ticks} ticks)"
-        after = s.observation(player)
-        changed = [bool((before[sl.start:sl.stop] != after[sl.start:sl.stop]).any()) for sl in layout]
-        shown = "; ".join(_slices(game, after, changed)) or "nothing you see changed"
-        lines.append(f"{n}. {who} | {shown}")
-        before = after
-    return lines
+            who = f"seat {actor} acts"
+        if ticks is None:
+            s.apply(action)
+        else:
+            s.apply(action, ticks)
+        if ticks is not None and action != -1:
+            who += f" ({ticks} ticks)"
+    after = s.observation(player)
+    changed = [bool((before[sl.start:sl.stop] != after[sl.start:sl.stop]).any()) for sl in game.observation_layout]
+    shown = "; ".join(_slices(game, after, changed)) or "nothing you see changed"
+    return f"{n}. {who} | {shown}"
 
 
 def _start_lines(game: Any, start: Any, player: int, how: str) -> List[str]:
@@ -117,26 +167,231 @@ def _start_lines(game: Any, start: Any, player: int, how: str) -> List[str]:
             "start | " + "; ".join(_slices(game, start.observation(player)))]
 
 
-def information_state_string(state: Any, player: int) -> str:
-    game = state.game
-    root = state._history_root()
-    entries = _entries(state)
+# -- perfect recall, kept along the history ------------------------------------------------------
+#
+# The information state is a line per step of the history, replayed from where the history began.
+# Replaying it on every call cost O(history) (tens of ms late in a Yum Cha game, and OpenSpiel's
+# algorithms ask at every node). Each node of the history chain (shared by clones, so by a whole
+# search tree) is therefore replayed once: its replayed position and, per player asked, its line
+# and the running key are kept by the node's identity and the history's root, in a bounded cache.
+# A call then replays only the steps no earlier call has seen, and joins the string from the
+# newest whole string kept for an ancestor. What is replayed is exactly what the replay from the
+# root gives (the replayed position, never the state's own, as before), so the strings do not
+# change.
+
+_STEP_CACHE_SIZE = 50_000   # history nodes (a replayed position and a few lines each: ~1 KB)
+_STRING_CACHE_SIZE = 8      # whole strings (and starts), each the prefix of its descendants' strings
+_STRING_SEARCH = 256        # ancestors searched for a whole string before joining every line
+
+
+class _Step:
+    """What is known of one history node under one root: the replayed position after it, its
+    depth (steps since the root), and per player its line and the key of the string up to it."""
+
+    __slots__ = ("node", "root", "depth", "position", "lines", "keys")
+
+    def __init__(self, node: Any, root: Any, depth: int, position: Any) -> None:
+        self.node, self.root, self.depth, self.position = node, root, depth, position
+        self.lines: dict = {}
+        self.keys: dict = {}
+
+
+_steps: "OrderedDict[Tuple[int, Any], _Step]" = OrderedDict()
+_strings: "OrderedDict[Tuple[int, Any, int], Tuple[Any, str]]" = OrderedDict()
+_lock = threading.RLock()
+
+
+def _root_key(root: Any) -> Any:
+    # a seed or bytes replays the same for every state that has it; a PlayerView or a Reseeded is
+    # one copy's (its identity: hashing its lines would cost O(history))
+    return id(root) if isinstance(root, (PlayerView, Reseeded)) else root
+
+
+def _fold(key: int, line: str) -> int:
+    digest = hashlib.blake2b(key.to_bytes(16, "little") + line.encode(), digest_size=16).digest()
+    return int.from_bytes(digest, "little")
+
+
+def _fold_all(lines: Sequence[str]) -> int:
+    key = 0
+    for line in lines:
+        key = _fold(key, line)
+    return key
+
+
+def _remember(table: "OrderedDict[Any, Any]", key: Any, value: Any, size: int) -> None:
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > size:
+        table.popitem(last=False)
+
+
+_starts: "OrderedDict[Tuple[Any, int], Tuple[Any, Any, List[str], int]]" = OrderedDict()
+
+
+def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int]:
+    """(root, the replayed position where replay begins, the lines before it, the number of the
+    first replayed step) for ``state``'s history; the lines are the PlayerView's for a resample."""
+    game, root = state.game, state._history_root()
+    if isinstance(root, PlayerView) and root.player != player:
+        raise ValueError(
+            f"this state was resampled for seat {root.player}: its hidden cards were redrawn, so only seat "
+            f"{root.player}'s information state is defined on it (resample for seat {player} instead)")
+    cache_key = (id(game), _root_key(root), player)
+    kept = _starts.get(cache_key)
+    if kept is not None and kept[0] is root and kept[1].game is game:
+        return kept
     if isinstance(root, PlayerView):
-        if root.player != player:
-            raise ValueError(
-                f"this state was resampled for seat {root.player}: its hidden cards were redrawn, so only seat "
-                f"{root.player}'s information state is defined on it (resample for seat {player} instead)")
-        start = game.state_from_bytes(root.start)
-        lines = list(root.lines) + _replay_lines(game, start, entries[root.steps_before:], player,
-                                                 root.steps_before + 1)
-        return "\n".join(lines)
-    if isinstance(root, int):
-        start, how = game.new_state(root), f"from the deal of seed {root}"
-    elif isinstance(root, bytes):
-        start, how = game.state_from_bytes(root), "from an imported position"
-    else:  # unpickled without its root: the views begin here
-        start, how, entries = state.clone(), "from this position; earlier play unknown", []
-    return "\n".join(_start_lines(game, start, player, how) + _replay_lines(game, start, entries, player, 1))
+        found = (root, game.state_from_bytes(root.start), list(root.lines), root.steps_before + 1)
+    elif isinstance(root, Reseeded):  # the original's lines up to the copy, then the copy's replay
+        at = root.node
+        if at is None and root.steps_before:  # unpickled: find the copy point on the rebuilt chain
+            chain = []
+            node = state._history_node()
+            while node is not None:
+                chain.append(node)
+                node = node[0]
+            at = chain[len(chain) - root.steps_before]
+        head = information_state_string(_At(game, root.base, at), player).split("\n")
+        found = (root, game.state_from_bytes(root.start), head, root.steps_before + 1)
+    else:
+        if isinstance(root, int):
+            start, how = game.new_state(root), f"from the deal of seed {root}"
+        else:
+            start, how = game.state_from_bytes(root), "from an imported position"
+        found = (root, start, _start_lines(game, start, player, how), 1)
+    _remember(_starts, cache_key, found, _STRING_CACHE_SIZE)
+    return found
+
+
+def _node_entry(node: Any) -> Tuple[int, Optional[int]]:
+    return (node[1], node[2]) if len(node) == 3 else (node[1], None)
+
+
+def _cached(node: Any, rkey: Any) -> Optional[_Step]:
+    entry = _steps.get((id(node), rkey))
+    if entry is None or entry.node is not node:
+        return None
+    _steps.move_to_end((id(node), rkey))  # recently used: the nodes near a search's root stay
+    return entry
+
+
+def _replay_to(state: Any, player: int) -> Tuple[Any, List[str], int]:
+    """Makes sure every step of ``state``'s history after the root's own lines has ``player``'s line
+    in the cache (replaying only the steps no earlier call has); returns (the root's cache key, the
+    root's lines, the number of steps they cover)."""
+    game = state.game
+    rkey = _root_key(state._history_root())
+    root, start, head, first = _start(state, player)
+    skip = first - 1  # steps covered by the root's lines (a resample's PlayerView)
+    pending: List[Any] = []
+    node, known = state._history_node(), None
+    while node is not None:  # back to the newest node this player's line is known for
+        entry = _cached(node, rkey)
+        if entry is not None and (player in entry.lines or entry.depth <= skip):
+            known = entry
+            break
+        pending.append(node)
+        node = node[0]
+    if not pending:
+        return rkey, head, skip
+    pending.reverse()
+    if known is None:
+        depth, position = 0, start
+        if skip:  # the first steps are the original's, told by the root's lines
+            pending, depth = pending[skip:], skip
+    else:
+        depth, position = known.depth, known.position
+    replay = position.clone()
+    before = replay.observation(player)
+    for node in pending:
+        depth += 1
+        action, ticks = _node_entry(node)
+        line = _step_line(game, replay, action, ticks, player, depth, before)
+        entry = _cached(node, rkey)
+        if entry is None:
+            entry = _Step(node, root, depth, replay.clone())
+        _remember(_steps, (id(node), rkey), entry, _STEP_CACHE_SIZE)
+        entry.lines[player] = line
+        before = replay.observation(player)
+    return rkey, head, skip
+
+
+def _replayed_string(state: Any, player: int) -> str:
+    """The information state replayed from the root, line by line (no cache): the reference the
+    cache must agree with, and what is used if the cache lost a node of this history."""
+    root, start, head, first = _start(state, player)
+    entries = _entries(state)[first - 1:]
+    replay = start.clone()
+    before = replay.observation(player)
+    lines = list(head)
+    for n, (action, ticks) in enumerate(entries, first):
+        lines.append(_step_line(state.game, replay, action, ticks, player, n, before))
+        before = replay.observation(player)
+    return "\n".join(lines)
+
+
+def _walk(state: Any, rkey: Any, skip: int, stop: Any) -> Optional[Tuple[List[_Step], Any]]:
+    """The cached steps from the newest back to the first after the root's lines, newest first,
+    stopping early where ``stop(entry)`` gives a value (returned with them); None if the cache
+    has lost a step of this history (evicted), for the caller to replay."""
+    steps: List[_Step] = []
+    node = state._history_node()
+    while node is not None:
+        entry = _cached(node, rkey)
+        if entry is None:
+            return None
+        found = stop(entry, len(steps))
+        if found is not None:
+            return steps, found
+        steps.append(entry)
+        if entry.depth == skip + 1:
+            break
+        node = node[0]
+    return steps, None
+
+
+def information_state_string(state: Any, player: int) -> str:
+    if state._history_root() is None:  # unpickled without its root: the views begin here
+        return "\n".join(_start_lines(state.game, state.clone(), player, "from this position; earlier play unknown"))
+    with _lock:
+        rkey, head, skip = _replay_to(state, player)
+
+        def kept_string(entry: _Step, walked: int) -> Optional[str]:
+            if walked >= _STRING_SEARCH:
+                return None
+            kept = _strings.get((id(entry.node), rkey, player))
+            return kept[1] if kept is not None and kept[0] is entry.node else None
+
+        walked = _walk(state, rkey, skip, kept_string)
+        if walked is None:
+            return _replayed_string(state, player)
+        steps, prefix = walked
+        lines = [entry.lines[player] for entry in reversed(steps)]
+        text = "\n".join(([prefix] if prefix is not None else head) + lines)
+        newest = state._history_node()
+        if newest is not None:
+            _remember(_strings, (id(newest), rkey, player), (newest, text), _STRING_CACHE_SIZE)
+        return text
+
+
+def information_state_key(state: Any, player: int) -> int:
+    """A 128-bit key of ``information_state_string(state, player)``: a hash folded line by line,
+    kept along the history, so equal strings give equal keys and a call costs O(1) after the first."""
+    if state._history_root() is None:
+        return _fold_all(information_state_string(state, player).split("\n"))
+    with _lock:
+        rkey, head, skip = _replay_to(state, player)
+        walked = _walk(state, rkey, skip, lambda entry, _: entry.keys.get(player))
+        if walked is None:
+            return _fold_all(_replayed_string(state, player).split("\n"))
+        steps, key = walked
+        if key is None:
+            key = _fold_all(head)
+        for entry in reversed(steps):
+            key = _fold(key, entry.lines[player])
+            entry.keys[player] = key
+        return key
 
 
 def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tuple[Optional[List[int]], Any]:
@@ -144,7 +399,8 @@ def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tu
     with ``original``'s history and root). Returns ``(history, root)``, history None to keep it.
 
     - Only the future randomness changed (the position is the same): everything the history says
-      still holds, for every player; history and root are kept.
+      still holds, for every player; the history is kept, and the root says where the copy's own
+      future begins (``Reseeded``).
     - Hidden cards were redrawn, in explicit mode: the outcomes ``player`` did not see are
       redrawn with them by the game package's ``resample_history`` (Yum Cha: hidden_history.py),
       so that the history replays from the root to the new position; the root is kept.
@@ -154,7 +410,7 @@ def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tu
     """
     root = original._history_root()
     if _position(resampled) == _position(original):
-        return None, root
+        return None, reseeded_root(original, resampled)
     game = original.game
     rewrite = getattr(_package(game), "resample_history", None)
     if game.explicit_chance and rewrite is not None and isinstance(root, (int, bytes)):

@@ -42,12 +42,23 @@ def game_name(name: str) -> str:
     return PREFIX + name
 
 
+def dimsum_name(name: str) -> str:
+    """The dimsum game of ``name``, which may be either name: ``"nice_buns"`` or OpenSpiel's
+    ``"dimsum_nice_buns"``. An unknown name is a ValueError naming the closest game."""
+    from dimsum._common import check_game_name
+
+    if isinstance(name, str) and name.startswith(PREFIX) and name[len(PREFIX):] in dimsum.games():
+        name = name[len(PREFIX):]
+    return check_game_name(name, dimsum.games())
+
+
 def _option_specs(name: str) -> Mapping[str, Any]:
-    return importlib.import_module(f"dimsum.games.{name}").OPTIONS
+    return importlib.import_module(f"dimsum.games.{dimsum_name(name)}").OPTIONS
 
 
 def parameter_defaults(name: str) -> Dict[str, Any]:
-    """The game's OpenSpiel parameters and their defaults: its options whose default is an int, a
+    """The game's OpenSpiel parameters and their defaults (``name``: either name, ``"nice_buns"`` or
+    ``"dimsum_nice_buns"``): its options whose default is an int, a
     bool or a str. OpenSpiel parameters are typed by their default, so an option whose default is
     None (chosen at random) or data (a deck, dice) is not a parameter; ``chance`` is not either,
     it is always explicit here."""
@@ -101,6 +112,11 @@ class DimsumGame(pyspiel.Game):
         # In explicit mode every random event is a chance node: the seed is never drawn from.
         return DimsumState(self, self.dimsum_game.new_state(seed=0))
 
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        # pyspiel's pickling of a Python game subclass aborts the interpreter; a game is its
+        # OpenSpiel string, loaded again through this module (so that it is registered).
+        return load_game, (str(self),)
+
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Optional[Mapping[str, Any]] = None) -> "DimsumObserver":
         if params:
@@ -151,6 +167,14 @@ class DimsumState(pyspiel.State):
     def __str__(self) -> str:
         return str(self.dimsum_state)
 
+    def __reduce__(self) -> Tuple[Any, Tuple[str, List[int]]]:
+        # As the game: pyspiel's own pickling aborts on a Python subclass. A state is its game and
+        # its history (every chance outcome is in it: the game is explicit-stochastic).
+        return _load_state, (str(self.get_game()), list(self.history()))
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "DimsumState":
+        return self.clone()
+
 
 class DimsumObserver:
     """OpenSpiel's PyObserver protocol over dimsum's views.
@@ -198,9 +222,23 @@ def resample(state: DimsumState, player: int, seed: Optional[int] = None) -> Dim
     return copy
 
 
+def load_game(text: str) -> "DimsumGame":
+    """``pyspiel.load_game(text)`` with dimsum's games registered (this module is imported): what an
+    unpickled game calls."""
+    return pyspiel.load_game(text)
+
+
+def _load_state(game_text: str, history: List[int]) -> "DimsumState":
+    state = load_game(game_text).new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
 def _register(name: str) -> None:
     title = "".join(ch for ch in dimsum.game_info(name).title if ch.isalnum())
-    game_class = type(f"Dimsum{title}Game", (DimsumGame,), {"DIMSUM_NAME": name})
+    game_class = type(f"Dimsum{title}Game", (DimsumGame,), {"DIMSUM_NAME": name, "__module__": __name__})
+    globals()[game_class.__name__] = game_class  # importable by name, as pickle and copy expect classes to be
     pyspiel.register_game(_game_type(name), game_class)
 
 

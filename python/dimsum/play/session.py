@@ -2,9 +2,13 @@
 
 The loop asks each seat in turn: a bot's ``act(state)``, or the human through the screen and the
 prompt. Chance nodes (``chance="explicit"``) are drawn by the session's own seeded generator.
-Undo replays the game from its seed without the human's last move and the moves after it; in a
-game played on the clock it is refused (the time already spent cannot be put back, and a
-take-back would let a player think for free). What is particular to a game (its view, its
+Undo replays the game from its seed without the human's last move and the moves after it. It
+never rewinds past a random event (a card drawn, dice rolled, a token drawn, whether by the human,
+a bot or chance): replayed from the seed, the same event would give the same result, which the
+human may have seen, so an undo would let them choose again knowing the future (Board Game
+Arena's rule: no undo once randomness has been revealed). In a game played on the clock it is
+refused too (the time already spent cannot be put back, and a take-back would let a player think
+for free). What is particular to a game (its view, its
 shortcut keys, its notes after a step) comes from its view module, ``dimsum.games.<name>.view``.
 """
 
@@ -49,6 +53,7 @@ class Session:
         self.step_note = getattr(view, "step_note", None)  # a line to log after a step (a penalty, say)
         self.state = game.new_state(seed)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
+        self.last_random_step = -1  # the index in actors of the last step that drew randomness
         self.events: List[str] = []
         self.chance_rng = Rng(derive_seed(seed, CHANCE_STREAM))
 
@@ -81,11 +86,14 @@ class Session:
         """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
         name = self.state.action_name(action)
         before = self.state.clone() if self.step_note is not None else None
+        generator = self.state.field("rng")  # the state's future randomness: a step that draws moves it
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
             self.state.apply(action)
         self.actors.append(actor)
+        if actor == -1 or self.state.field("rng") != generator:
+            self.last_random_step = len(self.actors) - 1
         if actor >= 0:  # a seat's moves are announced at the table; a chance outcome may be hidden
             cost = f" ({ticks / self._tps():.1f} s of sand)" if self.realtime and ticks else ""
             self._log(f"{seat_name(actor, self.human, self.names)}: {name}{cost}")
@@ -179,8 +187,11 @@ class Session:
     def _time_out(self, top: int) -> None:
         """The glass emptied during the human's turn: time passes to zero and the rules follow."""
         before = self.state.clone() if self.step_note is not None else None
+        generator = self.state.field("rng")
         self.state.advance(top)
         self.actors.append(-1)
+        if self.state.field("rng") != generator:  # the time-out's own draws (a refill, say)
+            self.last_random_step = len(self.actors) - 1
         self._log(f"The sand ran out while you were thinking ({top / self._tps():.1f} s).")
         self._note(before)
 
@@ -196,7 +207,8 @@ class Session:
         if self.realtime:
             return ("not in a game played on the clock: the time already spent cannot be put back "
                     "(and a take-back would be free thinking time)")
-        return "take back your last move and the bots' moves after it"
+        return ("take back your last move and the bots' moves after it (not once a card, a die or a token "
+                "has been drawn since: you may have seen it)")
 
     def _undo(self) -> Optional[str]:
         """Takes back the human's last move and everything after it; None when done, else why not."""
@@ -205,6 +217,9 @@ class Session:
         if self.human not in self.actors:
             return "Nothing to undo: you have not moved yet."
         last = len(self.actors) - 1 - self.actors[::-1].index(self.human)
+        if self.last_random_step >= last:
+            return ("No undo past a random event: since your last move a card, a die or a token has been drawn, "
+                    "and replayed from the seed it would come out the same, so you would choose again knowing it.")
         record = Record.of(self.state, self.seed)
         record.steps = record.steps[:last]
         self.state = record.final_state(self.game)  # replayed from the seed: the same draws as before
