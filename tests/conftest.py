@@ -1,9 +1,11 @@
-"""Fixtures shared by every test: one rule test runs against both engines."""
+"""Fixtures shared by every test: one rule test runs against both engines. And the end-of-session
+check that the tests leave no program running (tests/processes.py)."""
 
 import pytest
 
 import dimsum
 import dimsum.reference
+from processes import pytest_sessionfinish, pytest_sessionstart, pytest_terminal_summary  # noqa: F401  (hooks)
 
 ENGINES = ("reference", "core")
 

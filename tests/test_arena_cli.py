@@ -2,12 +2,12 @@
 never a traceback."""
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import processes
 from arena_bots import registered_kinds
 from dimsum.cli import main
 
@@ -66,9 +66,9 @@ def test_an_unreachable_ray_address_is_exit_code_1_with_a_message(capsys):
 
 
 def test_the_command_runs_as_a_program_with_a_progress_line_off_a_terminal():
-    done = subprocess.run([sys.executable, "-m", "dimsum", "arena", "--game", "nice_buns", "--players", "2",
-                           "--bots", "random,random", "--games", "4", "--seed", "3"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = processes.run([sys.executable, "-m", "dimsum", "arena", "--game", "nice_buns", "--players", "2",
+                          "--bots", "random,random", "--games", "4", "--seed", "3"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert "nice_buns: random, random#2: 4/4 games" in done.stderr and "random#2" in done.stdout
 
@@ -80,8 +80,8 @@ def test_the_dimsum_console_script_runs_the_arena_too():
 
     script = shutil.which("dimsum")
     need(script is not None, "the dimsum console script (pip install dimsum-games)")
-    done = subprocess.run([script, "arena", "--game", "nice_buns", "--players", "2", "--bots", "random",
-                           "--games", "1", "--no-progress"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = processes.run([script, "arena", "--game", "nice_buns", "--players", "2", "--bots", "random",
+                          "--games", "1", "--no-progress"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0 and "1 games of nice_buns (players=2), seed 0: 1 line-ups x 1 rounds" in done.stdout
 
 

@@ -14,9 +14,11 @@ from dimsum.records import Record  # noqa: E402
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield
-    ray.shutdown()
+    try:  # shut down also when the start fails half-way, or a test is interrupted
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+        yield
+    finally:
+        ray.shutdown()
 
 
 def test_ray_tasks_give_the_local_results_and_records(local_ray, tmp_path):

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import List, Tuple
 
 import pytest
 from needs import need, need_module
+import processes
 
 import dimsum
 
@@ -107,8 +107,8 @@ def test_python_block_runs_as_a_whole_program(block, tmp_path):
     env["PYTHONHASHSEED"] = "0"
     script = tmp_path / "block.py"
     script.write_text(block.code, encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         timeout=120)
+    run = processes.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                        timeout=120)
     assert run.returncode == 0, f"{block.where} failed:\n{block.code}\n--- stderr:\n{run.stderr[-3000:]}"
 
 

@@ -5,10 +5,11 @@ import copy
 import importlib
 import inspect
 import pickle
-import subprocess
 import sys
 
 import pytest
+
+import processes
 
 import dimsum
 import dimsum.reference
@@ -60,7 +61,7 @@ def test_import_dimsum_stays_cheap():
     code = ("import sys, dimsum; assert 'dimsum._core' not in sys.modules and 'numpy' not in sys.modules; "
             "names = dimsum.games(); assert 'numpy' not in sys.modules, 'numpy'; "
             "assert not [m for m in sys.modules if m.startswith('dimsum.games.')]; print(names)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    out = processes.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == repr(dimsum.games())
 
 

@@ -1,13 +1,13 @@
 """The Gymnasium single-agent adapter (dimsum.gymnasium): gymnasium's env checker on every game,
 the registered ids, and the adapter's conventions (docs/ADAPTERS.md)."""
 
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
 from needs import need_module
+import processes
 
 gymnasium = need_module("gymnasium")
 
@@ -169,7 +169,7 @@ def test_the_gymnasium_adapter_needs_no_pettingzoo():
     code = ("import sys; sys.modules['pettingzoo'] = None\n"
             "import gymnasium, dimsum.gymnasium\n"
             "env = gymnasium.make('dimsum/DimSumJam-v0'); env.reset(seed=0)")
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    assert processes.run([sys.executable, "-c", code]).returncode == 0
 
 
 def test_opponents_may_be_bots_or_bot_specs_and_a_seeded_reset_replays_the_game():

@@ -9,13 +9,15 @@ import textwrap
 import numpy as np
 import pytest
 
+import processes
+
 import dimsum
 from dimsum._core import Game, State, TimedState
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
     """Runs code in a fresh interpreter: a crash there is a failed test, not a dead pytest."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    return processes.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("name", dimsum.games())

@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import processes
+
 import dimsum
 from dimsum import _batch
 
@@ -53,7 +55,7 @@ def run_isolated(body: str) -> dict:
         env[name] = "1"  # numpy's BLAS starts no threads: the only threads are the pools'
     code = PRELUDE + textwrap.dedent(body)
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+        done = processes.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT, env=env)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"the subprocess hung (killed after {TIMEOUT} s); it printed:\n{e.stdout}\n{e.stderr}")
     assert done.returncode == 0, f"the subprocess failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"

@@ -3,7 +3,6 @@ every game with a few option sets, and the adapter's conventions (docs/ADAPTERS.
 
 import functools
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import numpy as np
 import pytest
 
 from needs import need_module
+import processes
 
 need_module("pettingzoo")
 need_module("gymnasium")
@@ -160,7 +160,7 @@ def test_an_agent_sees_only_its_own_observation():
 def test_importing_dimsum_does_not_import_pettingzoo():
     code = ("import sys, dimsum; dimsum.make('yum_cha'); "
             "sys.exit('pettingzoo' in sys.modules or 'gymnasium' in sys.modules)")
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    assert processes.run([sys.executable, "-c", code]).returncode == 0
 
 
 @pytest.mark.parametrize("name", dimsum.games())

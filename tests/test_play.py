@@ -3,11 +3,12 @@ Jam's glass charged with the human's thinking time (a scripted terminal and a ma
 for the person; tests/test_play_terminal.py drives the real program in a real terminal)."""
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import processes
 
 import dimsum
 import dimsum.bots
@@ -330,8 +331,8 @@ def test_bad_arguments_are_usage_errors(argv, says, capsys):
 
 def test_bad_arguments_exit_with_a_usage_error():
     env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parent.parent))
-    done = subprocess.run([sys.executable, "-m", "dimsum", "play", "nice_buns", "--seat", "9"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    done = processes.run([sys.executable, "-m", "dimsum", "play", "nice_buns", "--seat", "9"],
+                         capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "usage: python -m dimsum play" in done.stderr
     assert "the seats are 0 to 3" in done.stderr
 

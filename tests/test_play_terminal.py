@@ -5,9 +5,9 @@ under ``sh -c '...; echo "[exit $?]"; cat'`` so that its exit code stays on the 
 
 import os
 import re
+import secrets
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,6 +18,7 @@ import dimsum
 from dimsum.play.views import view_text
 from dimsum.records import Record
 from needs import need
+import processes
 
 PROMPT = re.compile(r"^\[step (\d+)\] your move \(1-(\d+) .*\):$")
 PACKAGE_ROOT = str(Path(dimsum.__file__).resolve().parent.parent)  # the dimsum being tested
@@ -29,19 +30,27 @@ def _tmux():
 
 
 class Tmux:
-    """One program in a 200x50 tmux window."""
+    """One program in a 200x50 tmux window, on a tmux server of its own."""
 
     def __init__(self, name, args):
-        self.socket = f"dimsum-play-test-{os.getpid()}-{name}"
+        # a socket no other run or test shares: kill-server ends this server and no other
+        self.socket = f"dimsum-play-test-{os.getpid()}-{secrets.token_hex(4)}-{name}"
+        self.sessions = []  # the server's and the pane's sessions (tmux starts both with setsid)
         command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "dimsum", "play", *args])
         env = f"PYTHONPATH={shlex.quote(PACKAGE_ROOT)}"
-        self._tmux("new-session", "-d", "-x", "200", "-y", "50", "-s", "play",
-                   f"env {env} {command}; echo \"[exit $?]\"; cat")
+        try:
+            self._tmux("new-session", "-d", "-x", "200", "-y", "50", "-s", "play",
+                       f"env {env} {command}; echo \"[exit $?]\"; cat")
+            self.sessions = [int(pid) for pid in self._tmux("display-message", "-p", "-t", "play",
+                                                             "#{pid} #{pane_pid}").split()]
+        except BaseException:  # a start failing half-way leaves no server behind
+            self.close()
+            raise
 
     def _tmux(self, *args):
         # -f /dev/null: no user configuration (a status bar or other keys would change the screen)
-        return subprocess.run(["tmux", "-f", "/dev/null", "-L", self.socket, *args], check=True,
-                              capture_output=True, text=True, timeout=10).stdout
+        return processes.run(["tmux", "-f", "/dev/null", "-L", self.socket, *args], check=True,
+                             capture_output=True, text=True, timeout=10).stdout
 
     def screen(self):
         return self._tmux("capture-pane", "-p", "-t", "play")
@@ -64,7 +73,12 @@ class Tmux:
         return self.wait(lambda s: text in s, repr(text), timeout)
 
     def close(self):
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+        """Ends the server and the program: kill-server, then whatever of theirs did not end with it."""
+        try:
+            processes.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+        finally:
+            for session in self.sessions:
+                processes.stop_session(session)
 
 
 def prompt_of(screen):
@@ -89,9 +103,17 @@ def terminal():
         opened.append(Tmux(name, args))
         return opened[-1]
 
-    yield start
-    for tmux in opened:
-        tmux.close()
+    try:
+        yield start
+    finally:
+        errors = []
+        for tmux in opened:  # each one, even when closing another fails
+            try:
+                tmux.close()
+            except Exception as e:
+                errors.append(e)
+        if errors:
+            raise errors[0]
 
 
 def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(terminal, tmp_path):

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+import processes
 
 import dimsum
 from dimsum.cli import replay
@@ -143,8 +144,8 @@ def test_usage_errors_exit_2_and_a_missing_file_exits_1(tmp_path, capsys):
 def test_the_command_line_prints_no_traceback(tmp_path):
     (tmp_path / "bad.json").write_text('{"format": "dimsum-record/1"}')
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    run = subprocess.run([sys.executable, "-m", "dimsum", "replay", str(tmp_path / "bad.json"), "-o",
-                          str(tmp_path / "p.html")], capture_output=True, text=True, env=env, timeout=120)
+    run = processes.run([sys.executable, "-m", "dimsum", "replay", str(tmp_path / "bad.json"), "-o",
+                         str(tmp_path / "p.html")], capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr and "'game' must be a str" in run.stderr
     assert not (tmp_path / "p.html").exists()
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import processes
 from needs import need, need_module
 
 import dimsum
@@ -44,27 +45,32 @@ class Page:
     def __init__(self, binary: str, folder: Path) -> None:
         websocket = need_module("websocket")
         profile = folder / "profile"
+        self.ws = None
         self.log = open(folder / "chromium.log", "w")
-        self.proc = subprocess.Popen(
+        # its own session: the binary may be a launcher whose browser would outlive it (processes.py)
+        self.proc = processes.start(
             [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
              f"--user-data-dir={profile}", "--window-size=1000,1000", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=self.log)
-        port_file = profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.close()
-                raise RuntimeError(f"chromium did not start: see {folder / 'chromium.log'}")
-            time.sleep(0.05)
-        port = int(port_file.read_text().split()[0])
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            targets = [t for t in json.load(r) if t["type"] == "page"]
-        self.ws = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=30,
-                                              suppress_origin=True)
-        self.next_id = 0
-        self.events = []
-        for domain in ("Page", "Runtime", "Log"):
-            self.send(f"{domain}.enable")
+        try:
+            port_file = profile / "DevToolsActivePort"
+            deadline = time.monotonic() + 30
+            while not (port_file.exists() and port_file.read_text().strip()):
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError(f"chromium did not start: see {folder / 'chromium.log'}")
+                time.sleep(0.05)
+            port = int(port_file.read_text().split()[0])
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+                targets = [t for t in json.load(r) if t["type"] == "page"]
+            self.ws = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=30,
+                                                  suppress_origin=True)
+            self.next_id = 0
+            self.events = []
+            for domain in ("Page", "Runtime", "Log"):
+                self.send(f"{domain}.enable")
+        except BaseException:  # a setup failing half-way (or interrupted) leaves no browser behind
+            self.close()
+            raise
 
     def send(self, method: str, **params):
         self.next_id += 1
@@ -122,15 +128,12 @@ class Page:
         return errors
 
     def close(self) -> None:
-        if getattr(self, "ws", None) is not None:
-            self.ws.close()
-        self.proc.terminate()
         try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.log.close()
+            if self.ws is not None:
+                self.ws.close()
+        finally:
+            processes.stop(self.proc)
+            self.log.close()
 
 
 @pytest.fixture(scope="module")
@@ -139,8 +142,10 @@ def page(tmp_path_factory):
     need(binary is not None, "a headless Chromium (apt-get install chromium-headless-shell)")
     need_module("websocket")
     p = Page(binary, tmp_path_factory.mktemp("chromium"))
-    yield p
-    p.close()
+    try:
+        yield p
+    finally:
+        p.close()
 
 
 def _record(name: str, seed: int, max_steps: int) -> Record:

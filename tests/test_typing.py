@@ -19,6 +19,7 @@ from typing import Dict, List, Set
 
 import pytest
 from needs import need_module
+import processes
 
 import dimsum
 from dimsum import _batch, _core
@@ -205,8 +206,8 @@ def test_example_runs(example, tmp_path):
     declared = NEEDS.search(example.read_text(encoding="utf-8"))
     for module in declared["modules"].split(",") if declared else ():
         need_module(module.strip())
-    run = subprocess.run([sys.executable, str(example)], cwd=tmp_path, env=_env(), capture_output=True, text=True,
-                         timeout=120)
+    run = processes.run([sys.executable, str(example)], cwd=tmp_path, env=_env(), capture_output=True, text=True,
+                        timeout=120)
     assert run.returncode == 0, f"{example.name} failed:\n{run.stderr[-3000:]}"
     assert run.stdout.strip(), f"{example.name} printed nothing"
 
@@ -214,9 +215,9 @@ def test_example_runs(example, tmp_path):
 def _mypy(workdir: Path) -> "subprocess.Popen[str]":
     """mypy --strict over examples/ and the planted mistakes, in one run (a run costs seconds); the
     paths are relative, so that the ``path:line: error:`` lines have no drive letter's colon."""
-    return subprocess.Popen([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(workdir / "cache"),
+    return processes.start([sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(workdir / "cache"),
                              "--config-file", "pyproject.toml", *(str(p.relative_to(ROOT)) for p in (*EXAMPLES, PLANTED))],
-                            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _mypy_errors(run: "subprocess.Popen[str]", stdout: str, stderr: str) -> Dict[str, object]:
@@ -234,9 +235,9 @@ def _pyright(workdir: Path) -> "subprocess.Popen[str]":
     flags every call into the untyped frameworks the adapter examples use."""
     config = workdir / "pyrightconfig.json"
     config.write_text(json.dumps({"typeCheckingMode": "standard", "pythonVersion": "3.10"}), encoding="utf-8")
-    return subprocess.Popen([sys.executable, "-m", "basedpyright", "--project", str(config), "--pythonpath",
+    return processes.start([sys.executable, "-m", "basedpyright", "--project", str(config), "--pythonpath",
                              sys.executable, "--outputjson", *map(str, EXAMPLES), str(PLANTED)],
-                            cwd=workdir, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           cwd=workdir, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def _pyright_errors(run: "subprocess.Popen[str]", stdout: str, stderr: str) -> Dict[str, object]:
@@ -262,13 +263,17 @@ class CheckRuns:
     def __init__(self, workdir: Path) -> None:
         self.runs: Dict[str, "subprocess.Popen[str]"] = {}
         self.results: Dict[str, Dict[str, object]] = {}
-        for name, (module, start, _) in CHECKS.items():
-            try:
-                importlib.import_module(module)
-            except ImportError:
-                continue  # its tests skip (or fail under DIMSUM_REQUIRE_ALL=1) through need_module
-            (workdir / name).mkdir()
-            self.runs[name] = start(workdir / name)
+        try:
+            for name, (module, start, _) in CHECKS.items():
+                try:
+                    importlib.import_module(module)
+                except ImportError:
+                    continue  # its tests skip (or fail under DIMSUM_REQUIRE_ALL=1) through need_module
+                (workdir / name).mkdir()
+                self.runs[name] = start(workdir / name)
+        except BaseException:  # the one already started does not outlive a failed start
+            self.stop()
+            raise
 
     def errors(self, name: str) -> Dict[str, object]:
         need_module(CHECKS[name][0])
@@ -279,17 +284,19 @@ class CheckRuns:
         return self.results[name]
 
     def stop(self) -> None:
-        for run in self.runs.values():
-            if run.poll() is None:
-                run.kill()
-                run.communicate()
+        for name, run in self.runs.items():
+            processes.stop(run)  # with what it started (basedpyright runs node)
+            if name not in self.results:
+                run.communicate()  # closes its pipes
 
 
 @pytest.fixture(scope="module")
 def type_check_runs(tmp_path_factory):
     runs = CheckRuns(tmp_path_factory.mktemp("type_checks"))
-    yield runs
-    runs.stop()
+    try:
+        yield runs
+    finally:
+        runs.stop()
 
 
 CHECKERS = list(CHECKS)

@@ -14,12 +14,13 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 import pytest
+
+import processes
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "core_hooks.cpp"
@@ -48,8 +49,8 @@ class CoreHooks:
     def run(self, commands: Iterable[str]) -> List[Any]:
         """One parsed JSON answer per command; a command the program refuses raises ValueError."""
         commands = list(commands)
-        done = subprocess.run([str(self.executable)], input="".join(c + "\n" for c in commands),
-                              capture_output=True, text=True, check=True)
+        done = processes.run([str(self.executable)], input="".join(c + "\n" for c in commands),
+                             capture_output=True, text=True, check=True)
         answers = [json.loads(line) for line in done.stdout.splitlines()]
         assert len(answers) == len(commands), done.stdout + done.stderr
         for answer in answers:
@@ -87,7 +88,7 @@ def core_hooks(tmp_path_factory) -> CoreHooks:
     executable = tmp_path_factory.mktemp("core_hooks") / ("core_hooks.exe" if sys.platform == "win32" else "core_hooks")
     build = [*compiler, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-I", str(INCLUDE), str(SOURCE),
              "-o", str(executable)]
-    done = subprocess.run(build, capture_output=True, text=True)
+    done = processes.run(build, capture_output=True, text=True)  # the compiler, in its own session
     if done.returncode != 0:
         pytest.fail(f"{shlex.join(build)} failed:\n{done.stdout}{done.stderr}", pytrace=False)
     return CoreHooks(executable)
