@@ -196,3 +196,24 @@ def test_opponents_may_be_bots_or_bot_specs_and_a_seeded_reset_replays_the_game(
         DimsumEnv("nice_buns", opponents="heuristic:depth=3")
     with pytest.raises(ValueError, match=r"opponents\[1\] is not a callable"):
         DimsumEnv("nice_buns", opponents=42)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_masks_is_the_learners_mask_through_the_wrappers(name):
+    """sb3-contrib's convention: ``action_masks()`` (bool, num_actions), the learner seat's legal
+    actions only, reached through gymnasium.make's wrappers with get_wrapper_attr as SB3 does."""
+    env = gymnasium.make(ENV_IDS[name], players=3, learner_seat=1, illegal_action="raise")
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.get_wrapper_attr("action_masks")()
+    observation, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        mask = env.get_wrapper_attr("action_masks")()
+        assert mask.dtype == np.bool_ and mask.shape == (env.unwrapped.game.num_actions,)
+        state = env.unwrapped.state
+        assert state.current_player == 1
+        assert np.array_equal(mask, state.legal_mask()) and np.array_equal(mask, observation["action_mask"] == 1)
+        observation, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            assert not env.get_wrapper_attr("action_masks")().any()
+            observation, _ = env.reset()

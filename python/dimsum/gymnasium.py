@@ -226,6 +226,17 @@ class DimsumEnv(gymnasium.Env):
             mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": self.state.observation(self.learner_seat), "action_mask": mask}
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool array ``(num_actions,)``, built for the learner
+        seat only (all False once the episode is over): sb3-contrib's convention, so that
+        MaskablePPO finds the mask by itself (through Gymnasium's wrappers too, which it reaches
+        with ``get_wrapper_attr``)."""
+        if self.state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        if self._episode_over():
+            return np.zeros(self.game.num_actions, np.bool_)
+        return self.state.legal_mask()
+
     def _legal_mask_or_none(self) -> Optional[np.ndarray]:
         """The learner's legal moves as int8, or None before reset and once the episode is over."""
         if self.state is None or self._episode_over():
