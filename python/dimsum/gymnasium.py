@@ -50,7 +50,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
-    make_sampled_game, observation_space_of
+    make_sampled_game, observation_space_of, render_seat_view
 from . import IllegalActionError, game_info, games
 from ._gymnasium_vector import DimsumVectorEnv
 
@@ -252,15 +252,11 @@ class DimsumEnv(gymnasium.Env):
             return None
         return self.state.legal_mask().astype(np.int8)
 
-    def render(self) -> Optional[str]:
-        """The learner's view as text (``state.observation_string``), never the whole table."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text = self.state.observation_string(self.learner_seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> Union[None, str, np.ndarray]:
+        """The learner's view, never the whole table: its text (``state.observation_string``) for
+        "ansi" ("human" prints it), its picture (``state.to_svg(learner_seat)``) as an ``(H, W, 3)
+        uint8`` array for "rgb_array" (the ``render`` extra)."""
+        return render_seat_view(self.render_mode, self.state, self.learner_seat)
 
 
 def register_envs() -> None:
