@@ -40,7 +40,7 @@ from typing import Any, Dict, List, Optional, Sequence, Type
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
 
 from ._adapters import SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, make_sampled_game, \
     observation_space_of
@@ -94,7 +94,7 @@ class DimsumVecEnv(VecEnv):
 
     # ---- SB3's VecEnv --------------------------------------------------------------------------
 
-    def reset(self) -> VecEnvObs:
+    def reset(self) -> Dict[str, np.ndarray]:
         """Deals every env a new game: from the seed given to ``seed()`` since the last reset, else
         from one drawn from the env's generator; ``set_options({"ticks": t})`` sets the ticks."""
         env = self.batch_env
@@ -201,6 +201,12 @@ class DimsumVecEnv(VecEnv):
                    **method_kwargs: Any) -> List[Any]:
         """``action_masks`` (one bool row per env, what sb3-contrib's MaskablePPO calls) or ``render``
         (each env's learner view)."""
+        if method_name == "action_masks" and not method_args and not method_kwargs:
+            # MaskablePPO's call at every step: the rows of one array (a new one each step, so
+            # the rows stay as they were), not one call per env
+            if self._mask is None:
+                raise RuntimeError("call reset() before action_masks()")
+            return list(self._mask[self._indices(indices)])
         return [self._per_env_attr(method_name, i)(*method_args, **method_kwargs) for i in self._indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: Type[Any], indices: VecEnvIndices = None) -> List[bool]:

@@ -1,0 +1,168 @@
+"""MaskablePPO on 2 cores: the C++ VecEnv (dimsum.sb3.DimsumVecEnv) against SB3's DummyVecEnv and
+SubprocVecEnv over the single Gymnasium env (docs/PERFORMANCE.md, "Training with SB3").
+
+For each, in one run, each with a fresh seed: the same MaskablePPO settings learn the same number
+of steps, and we report
+
+- total steps/s: learner steps over the wall time of ``learn`` (rollouts and gradient updates);
+- rollout steps/s: learner steps over the time of the rollout phases alone (SB3's
+  ``_on_rollout_start``/``_on_rollout_end``): the env, the masks, the policy's forward passes;
+- the env's share: the time inside the VecEnv (``step``, ``reset``, ``env_method("action_masks")``)
+  over the wall time of ``learn``.
+
+Then env-only throughput: the C++ VecEnv's ``step`` against the raw ``dimsum.BatchEnv`` it wraps,
+64 envs on one thread, legal actions drawn by ``BatchEnv.sample_actions`` for both.
+
+    python benchmarks/sb3_training.py            # about a minute on 2 shared cores
+    python benchmarks/sb3_training.py --steps 32768 --envs 128
+
+Not a test: the numbers depend on the machine and on what else it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+from typing import Any, Callable, Dict, List
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
+
+import dimsum
+from dimsum.gymnasium import DimsumEnv
+from dimsum.sb3 import DimsumVecEnv
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Adds up the wall time spent inside the wrapped VecEnv."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def _timed(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def reset(self) -> Any:
+        return self._timed(self.venv.reset)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._timed(self.venv.step_async, actions)
+
+    def step_wait(self) -> Any:
+        return self._timed(self.venv.step_wait)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> List[Any]:
+        return self._timed(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
+
+
+class RolloutClock(BaseCallback):
+    """The wall time of SB3's rollout phases."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seconds = 0.0
+        self._t0 = 0.0
+
+    def _on_rollout_start(self) -> None:
+        self._t0 = time.perf_counter()
+
+    def _on_rollout_end(self) -> None:
+        self.seconds += time.perf_counter() - self._t0
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def single_env(game: str, seat: int, options: Dict[str, Any]) -> Callable[[], DimsumEnv]:
+    return lambda: DimsumEnv(game, learner_seat=seat, **options)
+
+
+def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict[str, Any]:
+    timed = TimedVecEnv(venv)
+    model = MaskablePPO("MultiInputPolicy", timed, n_steps=n_steps, batch_size=min(4096, n_steps * venv.num_envs),
+                        n_epochs=2, seed=seed)
+    clock = RolloutClock()
+    cpu0 = _cpu_seconds()
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=steps, callback=clock)
+    wall = time.perf_counter() - t0
+    done = model.num_timesteps
+    venv.close()  # SubprocVecEnv's workers exit: their CPU time is counted below
+    cpu = _cpu_seconds() - cpu0
+    row = {"label": label, "steps": done, "total": done / wall, "rollout": done / clock.seconds,
+           "env_share": timed.seconds / wall, "wall": wall, "cpu": cpu}
+    print(f"{label:34s} {done:6d} steps {wall:6.1f} s (cpu {cpu:5.1f} s)  total {row['total']:7.0f}/s  "
+          f"rollout {row['rollout']:7.0f}/s  env share {100 * row['env_share']:5.1f}%", flush=True)
+    return row
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (SubprocVecEnv's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def env_only(game: str, options: Dict[str, Any], num_envs: int, calls: int) -> None:
+    """Learner steps/s of DimsumVecEnv.step and of the raw BatchEnv.step, one thread each."""
+    rates = {}
+    vec = DimsumVecEnv(game, num_envs=num_envs, threads=1, **options)
+    vec.seed(0)
+    vec.reset()
+    sample = vec.batch_env.sample_actions
+    t0 = time.perf_counter()
+    for k in range(calls):
+        vec.step(sample(k))
+    rates["DimsumVecEnv (SB3 VecEnv)"] = num_envs * calls / (time.perf_counter() - t0)
+    raw = dimsum.BatchEnv(dimsum.make(game, **options), num_envs, seed=0, threads=1, learner_seat=0)
+    raw.reset()
+    t0 = time.perf_counter()
+    for k in range(calls):
+        raw.step(raw.sample_actions(k))
+    rates["BatchEnv (learner seat, raw)"] = num_envs * calls / (time.perf_counter() - t0)
+    for label, rate in rates.items():
+        print(f"env only, {num_envs} envs, 1 thread: {label:30s} {rate / 1e3:8.0f} k learner steps/s", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="MaskablePPO with dimsum's C++ VecEnv against DummyVecEnv/SubprocVecEnv")
+    parser.add_argument("--game", default="nice_buns")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--envs", type=int, default=64, help="envs of the C++ VecEnv and DummyVecEnv (default 64)")
+    parser.add_argument("--subproc-envs", type=int, default=8,
+                        help="SubprocVecEnv's envs, one process each (default 8: 64 processes on 2 cores thrash)")
+    parser.add_argument("--steps", type=int, default=16384, help="learner steps per run (default 16384)")
+    parser.add_argument("--n-steps", type=int, default=64, help="MaskablePPO's n_steps (default 64)")
+    parser.add_argument("--env-only-calls", type=int, default=3000)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch's threads (default 1: this small network gains nothing from a second, "
+                             "and on a loaded machine two threads wait for each other)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.torch_threads)
+    options = {"players": args.players}
+    game, n = args.game, args.envs
+    print(f"MaskablePPO('MultiInputPolicy', n_steps={args.n_steps}, n_epochs=2) on {game} {options}, "
+          f"{args.steps} learner steps per run, torch threads {args.torch_threads}, load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    seeds = iter(np.random.SeedSequence().generate_state(4))  # fresh seeds, one per run
+    train(f"DimsumVecEnv (C++), {n} envs", DimsumVecEnv(game, num_envs=n, **options), args.steps, args.n_steps,
+          int(next(seeds)))
+    train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, 0, options)] * n), args.steps,
+          args.n_steps, int(next(seeds)))
+    s = args.subproc_envs
+    train(f"SubprocVecEnv(DimsumEnv), {s} envs", SubprocVecEnv([single_env(game, 0, options)] * s),
+          args.steps, args.n_steps * n // s, int(next(seeds)))
+    env_only(game, options, 64, args.env_only_calls)
+
+
+if __name__ == "__main__":
+    main()
