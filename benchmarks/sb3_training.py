@@ -10,6 +10,11 @@ of steps, and we report
 - the env's share: the time inside the VecEnv (``step``, ``reset``, ``env_method("action_masks")``)
   over the wall time of ``learn``.
 
+Each is given twice: by the wall clock, and by CPU time (this process's, plus SubprocVecEnv's
+workers' for the totals; SubprocVecEnv's rollout and env share by CPU count only the main
+process, which waits for its workers). On a shared machine the wall clock measures the other
+processes too; CPU time does not.
+
 Then env-only throughput: the C++ VecEnv's ``step`` against the raw ``dimsum.BatchEnv`` it wraps,
 64 envs on one thread, legal actions drawn by ``BatchEnv.sample_actions`` for both.
 
@@ -39,18 +44,20 @@ from dimsum.sb3 import DimsumVecEnv
 
 
 class TimedVecEnv(VecEnvWrapper):
-    """Adds up the wall time spent inside the wrapped VecEnv."""
+    """Adds up the wall time and this process's CPU time spent inside the wrapped VecEnv."""
 
     def __init__(self, venv: VecEnv) -> None:
         super().__init__(venv)
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def _timed(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             return f(*args, **kwargs)
         finally:
             self.seconds += time.perf_counter() - t0
+            self.cpu_seconds += time.process_time() - c0
 
     def reset(self) -> Any:
         return self._timed(self.venv.reset)
@@ -66,25 +73,28 @@ class TimedVecEnv(VecEnvWrapper):
 
 
 class RolloutClock(BaseCallback):
-    """The wall time of SB3's rollout phases."""
+    """The wall time and this process's CPU time of SB3's rollout phases."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.seconds = 0.0
-        self._t0 = 0.0
+        self.seconds = self.cpu_seconds = 0.0
+        self._t0 = self._c0 = 0.0
 
     def _on_rollout_start(self) -> None:
-        self._t0 = time.perf_counter()
+        self._t0, self._c0 = time.perf_counter(), time.process_time()
 
     def _on_rollout_end(self) -> None:
         self.seconds += time.perf_counter() - self._t0
+        self.cpu_seconds += time.process_time() - self._c0
 
     def _on_step(self) -> bool:
         return True
 
 
-def single_env(game: str, seat: int, options: Dict[str, Any]) -> Callable[[], DimsumEnv]:
-    return lambda: DimsumEnv(game, learner_seat=seat, **options)
+def single_env(game: str, opponent: str, options: Dict[str, Any]) -> Callable[[], DimsumEnv]:
+    """The single env, its other seats played by the bot ``opponent`` (dimsum.bots, in Python
+    around the same C++ policy the VecEnv's opponent runs)."""
+    return lambda: DimsumEnv(game, opponents=opponent, **options)
 
 
 def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict[str, Any]:
@@ -92,17 +102,20 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
     model = MaskablePPO("MultiInputPolicy", timed, n_steps=n_steps, batch_size=min(4096, n_steps * venv.num_envs),
                         n_epochs=2, seed=seed)
     clock = RolloutClock()
-    cpu0 = _cpu_seconds()
+    cpu0, own0 = _cpu_seconds(), time.process_time()
     t0 = time.perf_counter()
     model.learn(total_timesteps=steps, callback=clock)
     wall = time.perf_counter() - t0
+    own = time.process_time() - own0
     done = model.num_timesteps
     venv.close()  # SubprocVecEnv's workers exit: their CPU time is counted below
     cpu = _cpu_seconds() - cpu0
-    row = {"label": label, "steps": done, "total": done / wall, "rollout": done / clock.seconds,
-           "env_share": timed.seconds / wall, "wall": wall, "cpu": cpu}
-    print(f"{label:34s} {done:6d} steps {wall:6.1f} s (cpu {cpu:5.1f} s)  total {row['total']:7.0f}/s  "
-          f"rollout {row['rollout']:7.0f}/s  env share {100 * row['env_share']:5.1f}%", flush=True)
+    row = {"label": label, "steps": done, "wall": wall, "cpu": cpu,
+           "total": done / wall, "rollout": done / clock.seconds, "env_share": timed.seconds / wall,
+           "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": timed.cpu_seconds / own}
+    print(f"{label:34s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s rollout {row['rollout']:6.0f}/s "
+          f"env {100 * row['env_share']:4.1f}%  |  cpu {cpu:5.1f} s: total {row['total_cpu']:6.0f}/s "
+          f"rollout {row['rollout_cpu']:6.0f}/s env {100 * row['env_share_cpu']:4.1f}%", flush=True)
     return row
 
 
@@ -112,10 +125,10 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def env_only(game: str, options: Dict[str, Any], num_envs: int, calls: int) -> None:
+def env_only(game: str, opponent: str, options: Dict[str, Any], num_envs: int, calls: int) -> None:
     """Learner steps/s of DimsumVecEnv.step and of the raw BatchEnv.step, one thread each."""
     rates = {}
-    vec = DimsumVecEnv(game, num_envs=num_envs, threads=1, **options)
+    vec = DimsumVecEnv(game, num_envs=num_envs, threads=1, opponent=opponent, **options)
     vec.seed(0)
     vec.reset()
     sample = vec.batch_env.sample_actions
@@ -123,7 +136,8 @@ def env_only(game: str, options: Dict[str, Any], num_envs: int, calls: int) -> N
     for k in range(calls):
         vec.step(sample(k))
     rates["DimsumVecEnv (SB3 VecEnv)"] = num_envs * calls / (time.perf_counter() - t0)
-    raw = dimsum.BatchEnv(dimsum.make(game, **options), num_envs, seed=0, threads=1, learner_seat=0)
+    raw = dimsum.BatchEnv(dimsum.make(game, **options), num_envs, seed=0, threads=1, learner_seat=0,
+                          opponent=opponent)
     raw.reset()
     t0 = time.perf_counter()
     for k in range(calls):
@@ -137,6 +151,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="MaskablePPO with dimsum's C++ VecEnv against DummyVecEnv/SubprocVecEnv")
     parser.add_argument("--game", default="nice_buns")
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponent", default="heuristic", help="the other seats' policy: heuristic (default) or random")
     parser.add_argument("--envs", type=int, default=64, help="envs of the C++ VecEnv and DummyVecEnv (default 64)")
     parser.add_argument("--subproc-envs", type=int, default=8,
                         help="SubprocVecEnv's envs, one process each (default 8: 64 processes on 2 cores thrash)")
@@ -150,18 +165,20 @@ def main() -> None:
     torch.set_num_threads(args.torch_threads)
     options = {"players": args.players}
     game, n = args.game, args.envs
-    print(f"MaskablePPO('MultiInputPolicy', n_steps={args.n_steps}, n_epochs=2) on {game} {options}, "
+    print(f"MaskablePPO('MultiInputPolicy', n_steps={args.n_steps}, n_epochs=2) on {game} {options} against "
+          f"{args.opponent!r} opponents, "
           f"{args.steps} learner steps per run, torch threads {args.torch_threads}, load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     seeds = iter(np.random.SeedSequence().generate_state(4))  # fresh seeds, one per run
-    train(f"DimsumVecEnv (C++), {n} envs", DimsumVecEnv(game, num_envs=n, **options), args.steps, args.n_steps,
-          int(next(seeds)))
-    train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, 0, options)] * n), args.steps,
+    opponent = args.opponent
+    train(f"DimsumVecEnv (C++), {n} envs", DimsumVecEnv(game, num_envs=n, opponent=opponent, **options), args.steps,
+          args.n_steps, int(next(seeds)))
+    train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, opponent, options)] * n), args.steps,
           args.n_steps, int(next(seeds)))
     s = args.subproc_envs
-    train(f"SubprocVecEnv(DimsumEnv), {s} envs", SubprocVecEnv([single_env(game, 0, options)] * s),
+    train(f"SubprocVecEnv(DimsumEnv), {s} envs", SubprocVecEnv([single_env(game, opponent, options)] * s),
           args.steps, args.n_steps * n // s, int(next(seeds)))
-    env_only(game, options, 64, args.env_only_calls)
+    env_only(game, opponent, options, 64, args.env_only_calls)
 
 
 if __name__ == "__main__":

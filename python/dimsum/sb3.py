@@ -108,7 +108,8 @@ class DimsumVecEnv(VecEnv):
         return self._observation(obs, info["legal_mask"])
 
     def step_async(self, actions: np.ndarray) -> None:
-        self.batch_env  # a closed env refuses at once
+        if self._env is None:
+            raise RuntimeError("the env is closed")
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
         self._actions = actions
@@ -206,7 +207,7 @@ class DimsumVecEnv(VecEnv):
             # the rows stay as they were), not one call per env
             if self._mask is None:
                 raise RuntimeError("call reset() before action_masks()")
-            return list(self._mask[self._indices(indices)])
+            return list(self._mask if indices is None else self._mask[self._indices(indices)])
         return [self._per_env_attr(method_name, i)(*method_args, **method_kwargs) for i in self._indices(indices)]
 
     def env_is_wrapped(self, wrapper_class: Type[Any], indices: VecEnvIndices = None) -> List[bool]:
@@ -236,6 +237,8 @@ class DimsumVecEnv(VecEnv):
         return render_seat_view(self.render_mode, self.batch_env.clone_state(i), int(self.learner_seats[i]))
 
     def _indices(self, indices: VecEnvIndices) -> List[int]:
+        if indices is None:
+            return list(range(self.num_envs))
         return [check_int(i, "env index", 0, self.num_envs - 1) for i in self._get_indices(indices)]
 
     def __repr__(self) -> str:
