@@ -49,9 +49,9 @@ def win_rate(model: Optional[MaskablePPO], games: int, seed: int) -> float:
 
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description="MaskablePPO on Nice Buns with dimsum's C++ VecEnv")
-    parser.add_argument("--steps", type=int, default=8192, help="learner steps to train (default 8192)")
+    parser.add_argument("--steps", type=int, default=4096, help="learner steps to train (default 4096)")
     parser.add_argument("--envs", type=int, default=32, help="games stepped together (default 32)")
-    parser.add_argument("--games", type=int, default=200, help="games to evaluate (default 200)")
+    parser.add_argument("--games", type=int, default=100, help="games to evaluate (default 100)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)  # small networks: more threads only contend for the cores

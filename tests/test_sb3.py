@@ -204,3 +204,16 @@ def test_the_training_example_runs_with_a_tiny_budget(capsys):
     out = capsys.readouterr().out
     # SB3 learns whole rollouts: n_steps=128 for each of 8 envs
     assert "random masked policy wins" in out and "after 1024 steps MaskablePPO wins" in out
+
+
+def test_without_sb3_the_import_names_the_extra():
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['stable_baselines3'] = None\n"
+            "try:\n"
+            "    import dimsum.sb3\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert 'dimsum.sb3 needs the sb3 extra: pip install "dimsum-games[sb3]"' in out
