@@ -141,7 +141,7 @@ def test_max_steps_truncates_with_zero_reward():
 
 
 def test_an_illegal_action_raises_and_leaves_the_state_unchanged():
-    env = DimsumEnv("dim_sum_jam")
+    env = DimsumEnv("dim_sum_jam", illegal_action="raise")
     observation, _ = env.reset(seed=2)
     before = env.state.clone()
     with pytest.raises(dimsum.IllegalActionError):
@@ -196,3 +196,47 @@ def test_opponents_may_be_bots_or_bot_specs_and_a_seeded_reset_replays_the_game(
         DimsumEnv("nice_buns", opponents="heuristic:depth=3")
     with pytest.raises(ValueError, match=r"opponents\[1\] is not a callable"):
         DimsumEnv("nice_buns", opponents=42)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_action_masks_is_the_learners_mask_through_the_wrappers(name):
+    """sb3-contrib's convention: ``action_masks()`` (bool, num_actions), the learner seat's legal
+    actions only, reached through gymnasium.make's wrappers with get_wrapper_attr as SB3 does."""
+    env = gymnasium.make(ENV_IDS[name], players=3, learner_seat=1, illegal_action="raise")
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.get_wrapper_attr("action_masks")()
+    observation, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        mask = env.get_wrapper_attr("action_masks")()
+        assert mask.dtype == np.bool_ and mask.shape == (env.unwrapped.game.num_actions,)
+        state = env.unwrapped.state
+        assert state.current_player == 1
+        assert np.array_equal(mask, state.legal_mask()) and np.array_equal(mask, observation["action_mask"] == 1)
+        observation, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            assert not env.get_wrapper_attr("action_masks")().any()
+            observation, _ = env.reset()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_check_env_passes_on_the_default_env_with_no_arguments(name):
+    """The default illegal-action policy is "terminate" (PettingZoo classic's convention), so
+    Gymnasium's checker, which steps unmasked samples, passes on ``gymnasium.make(id)`` as is."""
+    env = gymnasium.make(ENV_IDS[name])
+    assert env.unwrapped.illegal_action == "terminate"
+    check_env(env)
+
+
+def test_the_default_ends_the_episode_on_an_illegal_action_and_refuses_an_action_outside_the_space():
+    env = DimsumEnv("nice_buns")
+    observation, _ = env.reset(seed=3)
+    before = env.state.clone()
+    for bad in (-1, env.game.num_actions):
+        with pytest.raises(dimsum.IllegalActionError, match=f"action {bad} is out of range: actions are 0..{env.game.num_actions - 1}"):
+            env.step(bad)
+        assert env.state == before and not env.forfeited
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (env.game.min_return, True, False, {"illegal_action": illegal})
+    assert env.state == before and not env.action_masks().any()

@@ -59,6 +59,7 @@ def test_pettingzoo_seed_test(name, options):
 
 @pytest.mark.parametrize("name, options", OPTION_SETS, ids=IDS)
 def test_pettingzoo_render_test(name, options, capsys):
+    need_module("resvg_py")  # render_test renders every mode of the metadata, rgb_array (the render extra) among them
     render_test(functools.partial(make_env, name, **options))
 
 

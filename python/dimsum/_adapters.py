@@ -18,7 +18,10 @@ from dimsum._core import TimedGame
 if TYPE_CHECKING:
     from ._core import Game
 
-RENDER_MODES = ("ansi", "human")
+# "rgb_array": the seat's SVG picture as an (H, W, 3) uint8 frame (dimsum.render.raster, the
+# `render` extra, imported at the first frame: an env made with it, as SB3's make_vec_env makes
+# every env, needs nothing more until something renders).
+RENDER_MODES = ("ansi", "human", "rgb_array")
 # Seeds drawn from np_random for unseeded resets: the core takes any int below 2**64.
 SEED_BOUND = 1 << 63
 # The most ticks one action may be charged (docs/rules/dim_sum_jam.md, "The tick clock").
@@ -42,6 +45,22 @@ def check_render_mode(render_mode: Optional[str]) -> Optional[str]:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
     return render_mode
+
+
+def render_seat_view(render_mode: Optional[str], state: Any, seat: int) -> Any:
+    """What ``render()`` returns for ``seat``'s view of ``state``: None (no mode, or "human", which
+    prints the text), the text ("ansi"), or the picture as an RGB array ("rgb_array")."""
+    if render_mode is None or state is None:
+        return None
+    if render_mode == "rgb_array":
+        from .render.raster import state_to_rgb
+
+        return state_to_rgb(state, seat)
+    text = state.observation_string(seat)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def check_max_steps(max_steps: Optional[int], game: Game) -> int:

@@ -23,10 +23,12 @@ Conventions (docs/ADAPTERS.md):
   ``terminated`` when the rules end the game; ``truncated`` after ``max_steps`` actions of all
   seats (default ``game.max_game_length``, a cap the rules never reach), reward 0. The cut waits
   for the learner's first step: the other seats' opening is never cut.
-- An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged; so does an
-  opponent policy's illegal choice. ``illegal_action="terminate"`` ends the episode on it instead
-  (``terminated``, reward ``game.min_return``, ``info["illegal_action"]``): for generic code that
-  plays unmasked actions, Gymnasium's ``check_env`` among it.
+- An illegal learner action ends the episode by default (``illegal_action="terminate"``:
+  ``terminated``, reward ``game.min_return``, ``info["illegal_action"]``, the state untouched), as
+  PettingZoo's classic envs do and as generic Gymnasium code expects (``check_env`` steps unmasked
+  samples). ``illegal_action="raise"`` raises ``dimsum.IllegalActionError`` instead, the state
+  unchanged. An action outside the action space, and an opponent policy's illegal choice, always
+  raise: they are bugs, not moves.
 - Chance is sampled inside ``apply``; ``chance="explicit"`` is refused (ValueError). Dim Sum Jam
   is timed: every action is charged its default tick cost (option ``ticks_per_action``) unless
   ``ticks`` is set (the constructor's ``ticks=``, ``reset(options={"ticks": t})`` or the
@@ -48,8 +50,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
-    make_sampled_game, observation_space_of
-from . import game_info, games
+    make_sampled_game, observation_space_of, render_seat_view
+from . import IllegalActionError, game_info, games
 from ._gymnasium_vector import DimsumVectorEnv
 
 if TYPE_CHECKING:
@@ -59,11 +61,13 @@ Policy = Callable[[Any], int]
 Opponent = Union[Policy, str, Any]  # a callable, a bot spec string, or a bot (act(state))
 Observation = Dict[str, np.ndarray]  # {"observation": float32 (size,), "action_mask": int8 (num_actions,)}
 StepResult = Tuple[Observation, float, bool, bool, Dict[str, Any]]
-# "raise": the project's policy (IllegalActionError, state unchanged). "terminate": the episode
-# ends at once with the learner's reward game.min_return, the rules' state untouched; for generic
-# code that plays unmasked actions, gymnasium's check_env among it (it steps an action sampled
-# before a reset, so no mask can make it legal).
-ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
+# "terminate" (the default): the episode ends at once with the learner's reward game.min_return,
+# the rules' state untouched. The frameworks' convention (PettingZoo classic's TerminateIllegalWrapper
+# ends the offender's game with the worst reward), and what generic code playing unmasked actions
+# needs: gymnasium's check_env steps an action sampled before a reset, so no mask can make it legal.
+# "raise": IllegalActionError, state unchanged, for users who want a wrong action to stop the run.
+ILLEGAL_ACTION_POLICIES = ("terminate", "raise")
+DEFAULT_ILLEGAL_ACTION = "terminate"
 
 # Deals in a row that may end before the learner's first turn before reset gives up (as BatchEnv).
 MAX_SKIPPED_DEALS = 1000
@@ -88,7 +92,7 @@ class DimsumEnv(gymnasium.Env):
     def __init__(self, game_name: str, learner_seat: int = 0,
                  opponents: Union[None, Opponent, Mapping[int, Opponent]] = None,
                  render_mode: Optional[str] = None, max_steps: Optional[int] = None,
-                 illegal_action: str = "raise", ticks: Optional[int] = None, **options: Any) -> None:
+                 illegal_action: str = DEFAULT_ILLEGAL_ACTION, ticks: Optional[int] = None, **options: Any) -> None:
         self.game = make_sampled_game(game_name, options)
         self.ticks = check_step_ticks(self.game, ticks)
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
@@ -200,7 +204,12 @@ class DimsumEnv(gymnasium.Env):
         return self._observation(), reward, terminated, truncated, info
 
     def _forfeit(self, action: int) -> StepResult:
-        """illegal_action="terminate": the episode ends on the illegal action, the worst reward."""
+        """illegal_action="terminate": the episode ends on the illegal action, the worst reward.
+        An action outside the action space is no move at all: it is refused, not forfeited."""
+        if not 0 <= action < self.game.num_actions:
+            raise IllegalActionError(
+                f"action {action} is out of range: actions are 0..{self.game.num_actions - 1}; "
+                f"illegal_action='terminate' ends the episode only on in-range actions that are not legal now")
         self.forfeited = True
         info = {"illegal_action": action}
         return self._observation(), float(self.game.min_return), True, False, info
@@ -226,21 +235,28 @@ class DimsumEnv(gymnasium.Env):
             mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": self.state.observation(self.learner_seat), "action_mask": mask}
 
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool array ``(num_actions,)``, built for the learner
+        seat only (all False once the episode is over): sb3-contrib's convention, so that
+        MaskablePPO finds the mask by itself (through Gymnasium's wrappers too, which it reaches
+        with ``get_wrapper_attr``)."""
+        if self.state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        if self._episode_over():
+            return np.zeros(self.game.num_actions, np.bool_)
+        return self.state.legal_mask()
+
     def _legal_mask_or_none(self) -> Optional[np.ndarray]:
         """The learner's legal moves as int8, or None before reset and once the episode is over."""
         if self.state is None or self._episode_over():
             return None
         return self.state.legal_mask().astype(np.int8)
 
-    def render(self) -> Optional[str]:
-        """The learner's view as text (``state.observation_string``), never the whole table."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text = self.state.observation_string(self.learner_seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> Union[None, str, np.ndarray]:
+        """The learner's view, never the whole table: its text (``state.observation_string``) for
+        "ansi" ("human" prints it), its picture (``state.to_svg(learner_seat)``) as an ``(H, W, 3)
+        uint8`` array for "rgb_array" (the ``render`` extra)."""
+        return render_seat_view(self.render_mode, self.state, self.learner_seat)
 
 
 def register_envs() -> None:

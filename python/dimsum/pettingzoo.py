@@ -42,7 +42,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
-    check_step_ticks, make_sampled_game, observation_space_of
+    check_step_ticks, make_sampled_game, observation_space_of, render_seat_view
 
 if TYPE_CHECKING:
     from ._core import State
@@ -140,15 +140,17 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             self.truncations[agent] = True
         self.agent_selection = self.agents[0]
 
-    def render(self) -> Optional[str]:
-        """The selected agent's view as text (``state.observation_string``), never the whole table."""
-        if self.render_mode is None or self.state is None:
-            return None
-        text = self.state.observation_string(self._seat[self.agent_selection]) if self.agents else ""
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+    def render(self) -> Any:
+        """The selected agent's view, never the whole table: its text (``state.observation_string``)
+        for "ansi" ("human" prints it; "" once every agent has left), its picture
+        (``state.to_svg(seat)``) as an ``(H, W, 3) uint8`` array for "rgb_array" (the ``render``
+        extra; after the end, the last selected agent's view)."""
+        if self.render_mode in ("ansi", "human") and self.state is not None and not self.agents:
+            if self.render_mode == "human":
+                print("")
+                return None
+            return ""
+        return render_seat_view(self.render_mode, self.state, self._seat[self.agent_selection])
 
     def close(self) -> None:
         pass

@@ -1,0 +1,185 @@
+"""MaskablePPO on 2 cores: the C++ VecEnv (dimsum.sb3.DimsumVecEnv) against SB3's DummyVecEnv and
+SubprocVecEnv over the single Gymnasium env (docs/PERFORMANCE.md, "Training with SB3").
+
+For each, in one run, each with a fresh seed: the same MaskablePPO settings learn the same number
+of steps, and we report
+
+- total steps/s: learner steps over the wall time of ``learn`` (rollouts and gradient updates);
+- rollout steps/s: learner steps over the time of the rollout phases alone (SB3's
+  ``_on_rollout_start``/``_on_rollout_end``): the env, the masks, the policy's forward passes;
+- the env's share: the time inside the VecEnv (``step``, ``reset``, ``env_method("action_masks")``)
+  over the wall time of ``learn``.
+
+Each is given twice: by the wall clock, and by CPU time (this process's, plus SubprocVecEnv's
+workers' for the totals; SubprocVecEnv's rollout and env share by CPU count only the main
+process, which waits for its workers). On a shared machine the wall clock measures the other
+processes too; CPU time does not.
+
+Then env-only throughput: the C++ VecEnv's ``step`` against the raw ``dimsum.BatchEnv`` it wraps,
+64 envs on one thread, legal actions drawn by ``BatchEnv.sample_actions`` for both.
+
+    python benchmarks/sb3_training.py            # about a minute on 2 shared cores
+    python benchmarks/sb3_training.py --steps 32768 --envs 128
+
+Not a test: the numbers depend on the machine and on what else it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+from typing import Any, Callable, Dict, List
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
+
+import dimsum
+from dimsum.gymnasium import DimsumEnv
+from dimsum.sb3 import DimsumVecEnv
+
+
+class TimedVecEnv(VecEnvWrapper):
+    """Adds up the wall time and this process's CPU time spent inside the wrapped VecEnv."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+        self.cpu_seconds = 0.0
+
+    def _timed(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            self.seconds += time.perf_counter() - t0
+            self.cpu_seconds += time.process_time() - c0
+
+    def reset(self) -> Any:
+        return self._timed(self.venv.reset)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._timed(self.venv.step_async, actions)
+
+    def step_wait(self) -> Any:
+        return self._timed(self.venv.step_wait)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> List[Any]:
+        return self._timed(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
+
+
+class RolloutClock(BaseCallback):
+    """The wall time and this process's CPU time of SB3's rollout phases."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seconds = self.cpu_seconds = 0.0
+        self._t0 = self._c0 = 0.0
+
+    def _on_rollout_start(self) -> None:
+        self._t0, self._c0 = time.perf_counter(), time.process_time()
+
+    def _on_rollout_end(self) -> None:
+        self.seconds += time.perf_counter() - self._t0
+        self.cpu_seconds += time.process_time() - self._c0
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def single_env(game: str, opponent: str, options: Dict[str, Any]) -> Callable[[], DimsumEnv]:
+    """The single env, its other seats played by the bot ``opponent`` (dimsum.bots, in Python
+    around the same C++ policy the VecEnv's opponent runs)."""
+    return lambda: DimsumEnv(game, opponents=opponent, **options)
+
+
+def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict[str, Any]:
+    timed = TimedVecEnv(venv)
+    model = MaskablePPO("MultiInputPolicy", timed, n_steps=n_steps, batch_size=min(4096, n_steps * venv.num_envs),
+                        n_epochs=2, seed=seed)
+    clock = RolloutClock()
+    cpu0, own0 = _cpu_seconds(), time.process_time()
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=steps, callback=clock)
+    wall = time.perf_counter() - t0
+    own = time.process_time() - own0
+    done = model.num_timesteps
+    venv.close()  # SubprocVecEnv's workers exit: their CPU time is counted below
+    cpu = _cpu_seconds() - cpu0
+    row = {"label": label, "steps": done, "wall": wall, "cpu": cpu,
+           "total": done / wall, "rollout": done / clock.seconds, "env_share": timed.seconds / wall,
+           "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": timed.cpu_seconds / own}
+    print(f"{label:34s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s rollout {row['rollout']:6.0f}/s "
+          f"env {100 * row['env_share']:4.1f}%  |  cpu {cpu:5.1f} s: total {row['total_cpu']:6.0f}/s "
+          f"rollout {row['rollout_cpu']:6.0f}/s env {100 * row['env_share_cpu']:4.1f}%", flush=True)
+    return row
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its ended children (SubprocVecEnv's workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def env_only(game: str, opponent: str, options: Dict[str, Any], num_envs: int, calls: int) -> None:
+    """Learner steps/s of DimsumVecEnv.step and of the raw BatchEnv.step, one thread each."""
+    rates = {}
+    vec = DimsumVecEnv(game, num_envs=num_envs, threads=1, opponent=opponent, **options)
+    vec.seed(0)
+    vec.reset()
+    sample = vec.batch_env.sample_actions
+    t0 = time.perf_counter()
+    for k in range(calls):
+        vec.step(sample(k))
+    rates["DimsumVecEnv (SB3 VecEnv)"] = num_envs * calls / (time.perf_counter() - t0)
+    raw = dimsum.BatchEnv(dimsum.make(game, **options), num_envs, seed=0, threads=1, learner_seat=0,
+                          opponent=opponent)
+    raw.reset()
+    t0 = time.perf_counter()
+    for k in range(calls):
+        raw.step(raw.sample_actions(k))
+    rates["BatchEnv (learner seat, raw)"] = num_envs * calls / (time.perf_counter() - t0)
+    for label, rate in rates.items():
+        print(f"env only, {num_envs} envs, 1 thread: {label:30s} {rate / 1e3:8.0f} k learner steps/s", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="MaskablePPO with dimsum's C++ VecEnv against DummyVecEnv/SubprocVecEnv")
+    parser.add_argument("--game", default="nice_buns")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponent", default="heuristic", help="the other seats' policy: heuristic (default) or random")
+    parser.add_argument("--envs", type=int, default=64, help="envs of the C++ VecEnv and DummyVecEnv (default 64)")
+    parser.add_argument("--subproc-envs", type=int, default=8,
+                        help="SubprocVecEnv's envs, one process each (default 8: 64 processes on 2 cores thrash)")
+    parser.add_argument("--steps", type=int, default=16384, help="learner steps per run (default 16384)")
+    parser.add_argument("--n-steps", type=int, default=64, help="MaskablePPO's n_steps (default 64)")
+    parser.add_argument("--env-only-calls", type=int, default=3000)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="torch's threads (default 1: this small network gains nothing from a second, "
+                             "and on a loaded machine two threads wait for each other)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.torch_threads)
+    options = {"players": args.players}
+    game, n = args.game, args.envs
+    print(f"MaskablePPO('MultiInputPolicy', n_steps={args.n_steps}, n_epochs=2) on {game} {options} against "
+          f"{args.opponent!r} opponents, "
+          f"{args.steps} learner steps per run, torch threads {args.torch_threads}, load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    seeds = iter(np.random.SeedSequence().generate_state(4))  # fresh seeds, one per run
+    opponent = args.opponent
+    train(f"DimsumVecEnv (C++), {n} envs", DimsumVecEnv(game, num_envs=n, opponent=opponent, **options), args.steps,
+          args.n_steps, int(next(seeds)))
+    train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, opponent, options)] * n), args.steps,
+          args.n_steps, int(next(seeds)))
+    s = args.subproc_envs
+    train(f"SubprocVecEnv(DimsumEnv), {s} envs", SubprocVecEnv([single_env(game, opponent, options)] * s),
+          args.steps, args.n_steps * n // s, int(next(seeds)))
+    env_only(game, opponent, options, 64, args.env_only_calls)
+
+
+if __name__ == "__main__":
+    main()
