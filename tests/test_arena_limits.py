@@ -49,6 +49,24 @@ def test_y13_a_bot_that_hangs_is_stopped_in_its_move_and_named_keeping_the_finis
     assert set(range(FIRST_FAILURE)) <= {g["index"] for g in data["games"]}
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="needs signal.pthread_sigmask")
+def test_y13_a_worker_stuck_where_no_signal_reaches_is_noticed_by_the_parent(tmp_path):
+    """The bot blocks SIGALRM and sleeps: its worker's own alarm cannot act, so the parent, which
+    sees the worker's move grow old, names the bot and stops the workers."""
+    from dimsum.arena.watchdog import backstop_seconds
+
+    path = tmp_path / "results.json"
+    started = time.monotonic()
+    with pytest.raises(dimsum.arena.ArenaError) as stop:
+        dimsum.arena.run(_nice_buns(), "random,broken:after=52,fault=deaf", games=8, seed=1, workers=2,
+                         json_path=path, progress=False, chunk_size=1, move_seconds=0.5)
+    assert time.monotonic() - started < backstop_seconds(0.5) + 30
+    failure = stop.value.results.failure
+    assert failure.index == FIRST_FAILURE and failure.bot == "broken:after=52,fault=deaf" and failure.step == 53
+    assert "its worker process could not stop it" in str(stop.value)
+    assert json.loads(path.read_text())["failure"]["index"] == FIRST_FAILURE
+
+
 def test_y13_the_alarm_handler_and_timer_are_put_back_after_a_run():
     before = signal.getsignal(signal.SIGALRM)
     dimsum.arena.run(_nice_buns(), "random,first", games=2, seed=1, progress=False, move_seconds=5)

@@ -10,20 +10,27 @@ Nothing finished is lost on an interruption (Ctrl-C): in this process every game
 ``on_done`` as it ends; worker processes ignore SIGINT (a Ctrl-C in the terminal reaches them
 too, and one dying outside a chunk would break the pool and lose every running chunk's games):
 the parent sets a stop event instead, each worker hands back the games it finished once its
-current game ends, and workers still playing after ``INTERRUPT_GRACE`` seconds are stopped."""
+current game ends, and workers still playing after ``INTERRUPT_GRACE`` seconds are stopped.
+
+With a move time limit the parent also watches each worker's current move (:mod:`.watchdog`): a
+bot stuck where its worker's own alarm cannot stop it is named as failing, and the workers are
+stopped."""
 
 from __future__ import annotations
 
 import multiprocessing
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 from . import runner
 from .runner import BotFailure, Chunk, Task, play_chunk, play_games
+from .watchdog import MoveBeacons, backstop_seconds
 
 # Seconds an interrupted run waits for its running workers to hand back their finished games.
 INTERRUPT_GRACE = 5.0
+# Seconds between two looks at the workers' moves, when there is a move time limit.
+WATCH_EVERY = 0.5
 
 OnDone = Callable[[Any], None]
 Needed = Callable[[Task], bool]
@@ -51,12 +58,17 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
     was interrupted makes this an interruption (KeyboardInterrupt) once its games are kept."""
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(stop,))
+    beacons = MoveBeacons(context, workers)
+    limit = tasks[0].move_seconds if tasks else None
+    backstop = None if limit is None else backstop_seconds(limit)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(stop, beacons))
     pending: Dict[Future, Task] = {}
     try:
         pending = {pool.submit(play_chunk, task): task for task in tasks}
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=None if backstop is None else WATCH_EVERY,
+                               return_when=FIRST_COMPLETED)
             interrupted = False
             for future in finished:
                 del pending[future]
@@ -66,6 +78,11 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
                     interrupted = interrupted or chunk.interrupted
             if interrupted:
                 raise KeyboardInterrupt("a worker process was interrupted")
+            stuck = beacons.overdue(backstop) if backstop is not None else None
+            if stuck is not None:  # a move its worker's own alarm could not end: the parent steps in
+                on_done(Chunk([], _stuck_failure(tasks[0], stuck)))
+                _stop_workers(pool)
+                return
             for future, task in list(pending.items()):
                 if not needed(task) and future.cancel():
                     del pending[future]
@@ -77,10 +94,30 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _start_worker(stop: Any) -> None:
-    """In each worker process: SIGINT ignored, the parent's stop event checked between games."""
+def _start_worker(stop: Any, beacons: MoveBeacons) -> None:
+    """In each worker process: SIGINT ignored, the parent's stop event checked between games, the
+    current move shown to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     runner.STOP = stop
+    beacons.attach()
+    runner.BEACON = beacons
+
+
+def _stuck_failure(task: Task, stuck: Tuple[int, int, int, float]) -> BotFailure:
+    """The failure of the bot whose move a worker could not end: named from the schedule."""
+    index, seat, step, age = stuck
+    schedule = task.schedule
+    bot = task.entrants[schedule.lineup_of(index)[seat]].name
+    return BotFailure(index, seat, bot, schedule.deal_seed(index), schedule.bot_seed(index, seat), step,
+                      f"it took more than the move time limit of {task.move_seconds:g} s to choose a move and "
+                      f"its worker process could not stop it (after {age:.1f} s: stuck where no signal "
+                      f"reaches, such as native code); the worker processes were stopped")
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list(getattr(pool, "_processes", {}).values()):  # the pool has no public kill
+        if process.is_alive():
+            process.terminate()
 
 
 def _result(future: Future) -> Chunk:
@@ -101,6 +138,4 @@ def _gather_interrupted(pool: ProcessPoolExecutor, pending: Dict[Future, Any], o
             on_done(Chunk(*future.result()))
         except Exception:  # a worker that died: its games are lost, the others are still kept
             pass
-    for process in list(getattr(pool, "_processes", {}).values()):  # the pool has no public kill
-        if process.is_alive():
-            process.terminate()
+    _stop_workers(pool)

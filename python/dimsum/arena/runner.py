@@ -33,8 +33,10 @@ from .players import Entrant
 from .schedule import Schedule
 
 
-# In a worker process: an event the parent sets to stop the chunks between two games (local_backend).
+# In a worker process: an event the parent sets to stop the chunks between two games, and the
+# beacon that shows the parent which move this worker is in (local_backend, watchdog).
 STOP: Optional[Any] = None
+BEACON: Optional[Any] = None
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,8 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         # give unrelated streams): the bot's seed plus the step, cheaper than a derive_seed a move
         view = state.clone((bot_seeds[seat] + step) & MASK64)
         failed = None
+        if BEACON is not None:
+            BEACON.moving(index, seat, step)
         try:
             with timer:
                 action = seats[seat].act(view)
@@ -159,6 +163,8 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
                     state.apply(action)
                 except (IllegalActionError, TypeError, ValueError) as e:  # refused, the state unchanged
                     failed = f"it returned {action!r:.80}, which the rules refuse: {e}"
+        if BEACON is not None:
+            BEACON.idle()
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
