@@ -3,7 +3,7 @@ share (``dimsum.records.Record.save``, the arena's ``--record DIR`` and ``--json
 
 A link planted where the file goes (``game-000042.json -> ~/.bashrc``) would make a plain
 ``write_text`` overwrite its target. Here the text goes to a new temporary file in the same
-directory (``mkstemp``: created exclusively, so never through a link) that is renamed over the
+directory (created exclusively, so never through a link) that is renamed over the
 path: a rename replaces a link itself rather than following it, and a reader sees the old file or
 the new one, never half of one. A link already at the path is refused outright, so that the
 writer learns of it rather than silently replacing it.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -27,11 +27,11 @@ def write_atomically(path: Path, text: str) -> None:
                           str(path))
     except FileNotFoundError:
         pass
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    # O_CREAT | O_EXCL never opens an existing file, nor follows a link planted under the name;
+    # mode 0o666 less the umask gives the file the usual permissions
+    temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.part"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
-        umask = os.umask(0)  # mkstemp makes the file private; the result gets the usual permissions
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(temporary, path)
