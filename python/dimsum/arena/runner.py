@@ -13,7 +13,8 @@ seeds.
 The move time limit (``move_seconds``) is kept by an alarm (SIGALRM, :mod:`.move_timer`) in the
 process that plays the games, so that a bot that hangs in Python, or in native code that checks
 for signals, is stopped in its move; where no alarm can be set (Windows, a thread other than the
-main one) a move that returns late still fails.
+main one) a move that returns late still fails; with worker processes the parent also watches
+each worker's current move (:mod:`.watchdog`), for a bot stuck where no signal reaches.
 
 A worker that is interrupted (SIGINT in a Ray task; a worker process's ``STOP`` event, set by the
 parent on Ctrl-C and read between games) hands back the games it finished and says so
