@@ -149,3 +149,12 @@ def test_y11_save_writes_atomically_with_the_usual_permissions(tmp_path, monkeyp
         Record.from_json(_record_json(seed=6)).save(tmp_path / "game.json")
     assert Record.load(tmp_path / "game.json") == record
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_loads_takes_text_or_utf8_bytes_and_refuses_anything_else():
+    data = json.dumps(_record_json())
+    assert Record.loads(data.encode()) == Record.loads(data)
+    with pytest.raises(RecordError, match="not UTF-8"):
+        Record.loads(b"\xff" + data.encode())
+    with pytest.raises(RecordError, match="a record is JSON text"):
+        Record.loads(None)

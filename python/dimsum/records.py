@@ -107,9 +107,14 @@ class Record:
         return cls(data["game"], data["options"], data["seed"], steps, players, returns)
 
     @classmethod
-    def loads(cls, text: str, source: str = "record") -> "Record":
+    def loads(cls, text: Union[str, bytes], source: str = "record") -> "Record":
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordError(f"{source} is not a dimsum record: not UTF-8 text ({e})") from None
         if not isinstance(text, str):
-            raise RecordError(f"{source} is not a dimsum record: a record is JSON text (str), "
+            raise RecordError(f"{source} is not a dimsum record: a record is JSON text (str or UTF-8 bytes), "
                               f"got {type(text).__name__}")
         depth = _nesting(text)
         if depth > MAX_DEPTH:
