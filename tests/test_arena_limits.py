@@ -165,6 +165,28 @@ def test_y10_a_bots_system_exit_is_its_failure_keeping_the_finished_games(tmp_pa
     assert [g["index"] for g in data["games"]] == list(range(FIRST_FAILURE))
 
 
+def _wait_until_the_workers_play(pid, cpu_seconds, timeout=180):
+    """Until two child processes of ``pid`` have each used ``cpu_seconds`` of CPU (from /proc:
+    on a loaded machine the wall clock says nothing about how far they are)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = open(f"/proc/{pid}/task/{pid}/children").read().split()
+        used = []
+        for child in children:
+            try:
+                fields = open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            used.append((int(fields[11]) + int(fields[12])) / tick)  # utime + stime
+        if sum(u >= cpu_seconds for u in used) >= 2:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"the workers did not get {cpu_seconds} s of CPU in {timeout} s")
+
+
+@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"),
+                    reason="reads the workers' CPU time from /proc")
 def test_y10_ctrl_c_with_worker_processes_keeps_the_games_they_finished(tmp_path):
     """The command in a terminal's process group, with two workers: SIGINT to the whole group."""
     path = tmp_path / "results.json"
@@ -173,7 +195,7 @@ def test_y10_ctrl_c_with_worker_processes_keeps_the_games_they_finished(tmp_path
                "--chunk-size", "200", "--json", str(path), "--no-progress"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    time.sleep(8)  # the workers start (spawn) and finish some games of their 200-game chunks
+    _wait_until_the_workers_play(process.pid, cpu_seconds=3.0)  # spawned, imported, some games played
     os.killpg(process.pid, signal.SIGINT)
     try:
         _, err = process.communicate(timeout=60)

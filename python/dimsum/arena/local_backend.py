@@ -64,6 +64,7 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
                                initargs=(stop, beacons))
     pending: Dict[Future, Task] = {}
+    stopped = False  # the workers were stopped: nothing left to wait for
     try:
         pending = {pool.submit(play_chunk, task): task for task in tasks}
         while pending:
@@ -82,6 +83,7 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
             if stuck is not None:  # a move its worker's own alarm could not end: the parent steps in
                 on_done(Chunk([], _stuck_failure(tasks[0], stuck)))
                 _stop_workers(pool)
+                stopped = True
                 return
             for future, task in list(pending.items()):
                 if not needed(task) and future.cancel():
@@ -89,9 +91,12 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
     except KeyboardInterrupt:
         stop.set()
         _gather_interrupted(pool, pending, on_done)
+        stopped = True
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # after the workers were stopped, waiting on the pool could block on a worker killed
+        # mid-read of its call queue (a CPython limitation): an interruption must not hang
+        pool.shutdown(wait=not stopped, cancel_futures=True)
 
 
 def _start_worker(stop: Any, beacons: MoveBeacons) -> None:
