@@ -90,8 +90,7 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
                     del pending[future]
     except KeyboardInterrupt:
         stop.set()
-        _gather_interrupted(pool, pending, on_done)
-        stopped = True
+        stopped = _gather_interrupted(pool, pending, on_done)
         raise
     finally:
         # after the workers were stopped, waiting on the pool could block on a worker killed
@@ -132,15 +131,19 @@ def _result(future: Future) -> Chunk:
         raise WorkerFailure(f"a worker process failed: {type(e).__name__}: {e}") from None
 
 
-def _gather_interrupted(pool: ProcessPoolExecutor, pending: Dict[Future, Any], on_done: OnDone) -> None:
+def _gather_interrupted(pool: ProcessPoolExecutor, pending: Dict[Future, Any], on_done: OnDone) -> bool:
     """After Ctrl-C (the stop event set): no new chunk starts; the running ones hand back their
     finished games when their current game ends, for up to INTERRUPT_GRACE seconds; the workers
-    still running after that are stopped (the games they were playing are lost, the others kept)."""
+    still running after that are stopped (the games they were playing are lost, the others kept).
+    True if workers had to be stopped; idle workers are left to the pool's own orderly shutdown
+    (stopping one blocked on the pool's queue could hang the others)."""
     running = [future for future in pending if not future.cancel()]
-    done, _ = wait(running, timeout=INTERRUPT_GRACE)
+    done, late = wait(running, timeout=INTERRUPT_GRACE)
     for future in done:
         try:
             on_done(Chunk(*future.result()))
         except Exception:  # a worker that died: its games are lost, the others are still kept
             pass
-    _stop_workers(pool)
+    if late:
+        _stop_workers(pool)
+    return bool(late)
