@@ -4,6 +4,9 @@ The kinds "first" and "broken" are registered only while a test runs (the ``regi
 the arena's test modules), so that no other test sees them in ``dimsum.bots.kinds()``."""
 
 import contextlib
+import signal
+import sys
+import time
 
 from dimsum import bots
 
@@ -20,7 +23,9 @@ class FirstLegalBot:
 
 class BrokenBot:
     """Plays the first legal action until the game has ``after`` steps, then does ``fault``: returns an
-    illegal action ("illegal"), a non-int ("text") or raises ("raise")."""
+    illegal action ("illegal"), a non-int ("text"), raises ("raise"), calls sys.exit ("exit"),
+    sleeps for an hour ("hang"), loops for ever in Python ("spin") or sleeps for an hour with
+    SIGALRM blocked ("deaf": stuck where no signal reaches, as native code that never checks)."""
 
     def __init__(self, game, seed=0, after=3, fault="illegal"):
         if fault == "make" and seed != 0:  # fails only in the games, not when the arena checks the spec
@@ -32,6 +37,16 @@ class BrokenBot:
             return state.legal_actions()[0]
         if self.fault == "raise":
             raise RuntimeError("the bot broke down")
+        if self.fault == "exit":
+            sys.exit(3)
+        if self.fault == "hang":
+            time.sleep(3600)
+        if self.fault == "deaf":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+            time.sleep(3600)
+        if self.fault == "spin":
+            while True:
+                pass
         if self.fault == "text":
             return "pass"
         return 1_000_000

@@ -196,13 +196,13 @@ def test_bad_arguments_are_refused_before_any_game(call, error, says, tmp_path):
 def test_the_json_is_written_while_games_arrive(tmp_path, monkeypatch):
     from dimsum.arena import tournament
 
-    monkeypatch.setattr(tournament, "SAVE_EVERY", -1.0)  # after every chunk
+    monkeypatch.setattr(tournament, "SAVE_EVERY", -1.0)  # after every arrival
     seen = []
     save = tournament.Results.save
     monkeypatch.setattr(tournament.Results, "save", lambda self, path: (seen.append(len(self.games)), save(self, path)))
     dimsum.arena.run(dimsum.make("nice_buns", players=2), "random,first", games=6, seed=1, chunk_size=2,
                      json_path=tmp_path / "r.json", progress=False)
-    assert seen == [2, 4, 6, 6], "a write after each chunk, and the final one"
+    assert seen == [1, 2, 3, 4, 5, 6, 6], "in this process every game arrives as it ends; and the final write"
     assert json.loads((tmp_path / "r.json").read_text())["complete"] is True
 
 

@@ -37,3 +37,15 @@ def test_a_failing_bot_on_ray_stops_the_tournament_naming_it(local_ray):
     never = lambda state: -7  # noqa: E731  (an illegal action every time; Ray pickles lambdas)
     with pytest.raises(dimsum.arena.ArenaError, match=r"bot '<lambda>' \(seat \d\) failed in game 0"):
         dimsum.arena.run(game, ["random", never], games=4, seed=1, ray="local", progress=False)
+
+
+def test_y13_a_bot_that_hangs_on_ray_is_stopped_by_the_move_time_limit(local_ray):
+    import time
+
+    game = dimsum.make("nice_buns", players=2)
+    hang = lambda state: time.sleep(3600) or 0  # noqa: E731  (Ray pickles lambdas)
+    started = time.monotonic()
+    with pytest.raises(dimsum.arena.ArenaError, match=r"bot '<lambda>' \(seat \d\) failed in game 0 .*"
+                                                      r"took more than the move time limit of 1 s"):
+        dimsum.arena.run(game, ["random", hang], games=2, seed=1, ray="local", progress=False, move_seconds=1)
+    assert time.monotonic() - started < 60

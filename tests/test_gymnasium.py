@@ -240,3 +240,105 @@ def test_the_default_ends_the_episode_on_an_illegal_action_and_refuses_an_action
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info) == (env.game.min_return, True, False, {"illegal_action": illegal})
     assert env.state == before and not env.action_masks().any()
+
+
+# ---- hardening III (issue 21): Y8 opponent failures, Y9 actions that are not ints ---------------
+
+NOT_INTS = [1.7, "1", np.float32(1.9), True, np.bool_(True), float("inf"), float("nan"), None, [1],
+            np.array([1]), 1 + 0j]
+
+
+@pytest.mark.parametrize("action", NOT_INTS, ids=repr)
+def test_y9_step_refuses_what_is_not_an_int_of_the_action_space(action):
+    env = DimsumEnv("nice_buns", players=2)
+    env.reset(seed=3)
+    before = (env.state.clone(), env.steps, env.learner_steps)
+    with pytest.raises(TypeError, match="an action is an int in \\[0, "):
+        env.step(action)
+    assert (env.state, env.steps, env.learner_steps) == before
+    terminate = DimsumEnv("nice_buns", players=2, illegal_action="terminate")
+    terminate.reset(seed=3)
+    with pytest.raises(TypeError, match="an action is an int"):
+        terminate.step(action)  # a wrong type is a bug in the caller, not an illegal move to forfeit
+
+
+def test_y9_python_ints_numpy_integers_and_0d_integer_arrays_are_played():
+    for kind in (int, np.int64, np.int32, np.uint8, lambda a: np.array(a, np.int16)):
+        env = DimsumEnv("nice_buns", players=2)
+        observation, _ = env.reset(seed=3)
+        legal = int(np.flatnonzero(observation["action_mask"])[0])
+        reference = DimsumEnv("nice_buns", players=2)
+        reference.reset(seed=3)
+        reference.step(legal)
+        env.step(kind(legal))
+        assert env.state == reference.state
+    with pytest.raises(dimsum.IllegalActionError, match="out of range"):
+        env.step(10**30)
+
+
+class _FailingOpponent:
+    """Plays its first ``good`` moves randomly, then fails: raises, or returns an illegal action
+    or a float."""
+
+    def __init__(self, how, good=0):
+        self.how, self.good = how, good
+
+    def act(self, state):
+        if self.good > 0:
+            self.good -= 1
+            return state.legal_actions()[0]
+        if self.how == "raise":
+            raise RuntimeError("the opponent broke")
+        if self.how == "illegal":
+            return int(np.flatnonzero(state.legal_mask() == 0)[0])
+        return float(state.legal_actions()[0])
+
+
+@pytest.mark.parametrize("how, error", [("raise", RuntimeError), ("illegal", dimsum.IllegalActionError),
+                                        ("float", TypeError)])
+def test_y8_an_opponent_failure_puts_the_env_back_before_the_learners_action(how, error):
+    opponent = _FailingOpponent(how, good=1 if how != "raise" else 0)
+    env = DimsumEnv("yum_cha", players=2, opponents=opponent)
+    observation, _ = env.reset(seed=4)
+    caught = None
+    while caught is None:  # the learner plays until the opponent, after its good moves, fails
+        before = (env.state.clone(), env.steps, env.learner_steps)
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        try:
+            observation, *_ = env.step(action)
+        except error as e:
+            caught = e
+    assert (env.state, env.steps, env.learner_steps) == before
+    assert env.state.current_player == env.learner_seat
+    if sys.version_info >= (3, 11):
+        assert any("the env is back to before that action" in note for note in caught.__notes__)
+    # the next step is the learner's again, from the same state: with a working opponent it plays
+    # exactly as a fresh env does (the state's random future was put back too)
+    env._policies[1] = lambda state: state.legal_actions()[0]
+    fresh = DimsumEnv("yum_cha", players=2, opponents=lambda state: state.legal_actions()[0])
+    fresh.reset(seed=4)
+    fresh.state = before[0].clone()
+    assert env.step(action)[0]["observation"].tolist() == fresh.step(action)[0]["observation"].tolist()
+    assert env.state == fresh.state
+
+
+def test_y8_an_opponent_failing_in_resets_opening_leaves_no_episode():
+    game = dimsum.make("yum_cha", players=2)
+    seed = next(s for s in range(100) if game.new_state(s).current_player == 0)  # seat 0 opens
+    env = DimsumEnv("yum_cha", players=2, learner_seat=1, opponents=_FailingOpponent("raise"))
+    with pytest.raises(RuntimeError, match="the opponent broke"):
+        env.reset(seed=seed)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+def test_the_mask_is_built_for_the_learner_seat_only():
+    """Issue 20: were the env ever to hold a state where another seat is to act, its mask and
+    action_masks() would show nothing of that seat's options (a hand, in Yum Cha)."""
+    env = DimsumEnv("yum_cha", players=3, learner_seat=0)
+    env.reset(seed=1)
+    assert env.action_masks().any()
+    state = env.state
+    while state.current_player == 0:
+        state.apply(state.legal_actions()[0])
+    assert not env.action_masks().any() and not env._observation()["action_mask"].any()

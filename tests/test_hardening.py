@@ -2,6 +2,7 @@
 issue "Hardening"): each test is named after its finding. Nothing reachable from Python may
 crash the interpreter, and a buffer is refused or converted, never written wrongly."""
 
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -124,3 +125,40 @@ def test_unpickling_shares_one_built_game_per_configuration(name):
     assert loaded == states and all(s.game is loaded[0].game for s in loaded)
     other = dimsum.make(name, players=other_player_count(name))
     assert pickle.loads(pickle.dumps(other.new_state(1))).game == other != game
+
+
+# ---- hardening III (issue 21): Y14 the random bot behaves as the C++ bots -----------------------
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_y14_the_random_bot_pickles_with_every_protocol_and_goes_on_choosing_the_same(protocol):
+    from dimsum import bots
+
+    game = dimsum.make("nice_buns", players=3)
+    original = bots.make("random", game, seed=5)
+    state = game.new_state(8)
+    original.act(state)  # the copy continues the generator where the original is
+    copy = pickle.loads(pickle.dumps(original, protocol))
+    assert copy.game == game and copy.seed == 5
+    assert [copy.act(state) for _ in range(20)] == [original.act(state) for _ in range(20)]
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_y14_the_random_bot_refuses_chance_nodes_terminal_states_and_other_configurations_as_the_cpp_bots(name):
+    from dimsum import bots
+    from dimsum.testing import first_chance_node
+
+    explicit = dimsum.make(name, chance="explicit")
+    chance = first_chance_node(explicit, seed=1)
+    other = dimsum.make(name, players=3).new_state(1)
+    finished = dimsum.make(name, players=2).new_state(1)
+    while not finished.is_terminal:
+        finished.apply(finished.legal_actions()[0])
+    for kind in ("random", "heuristic"):
+        with pytest.raises(ValueError, match=f"the {kind} bot was asked to act at a chance node"):
+            bots.make(kind, explicit).act(chance)
+        with pytest.raises(ValueError, match=f"this {kind} bot plays .*; the state is of "):
+            bots.make(kind, dimsum.make(name, players=2)).act(other)
+        with pytest.raises(ValueError, match=f"this {kind} bot plays .*; the state is not a dimsum state"):
+            bots.make(kind, dimsum.make(name, players=2)).act(object())
+        with pytest.raises(ValueError, match=f"the {kind} bot was asked to act where nobody may act"):
+            bots.make(kind, dimsum.make(name, players=2)).act(finished)

@@ -188,3 +188,29 @@ def test_the_adapters_doc_examples_run():
     assert len(blocks) == 3  # PettingZoo, Gymnasium, the Gymnasium VectorEnv
     for block in blocks:
         exec(compile(block, "docs/ADAPTERS.md", "exec"), {})
+
+
+# ---- hardening III (issue 21): Y9 actions that are not ints -------------------------------------
+
+@pytest.mark.parametrize("action", [1.7, "1", np.float32(1.9), True, np.bool_(True), float("inf"), float("nan"),
+                                    [1], np.array([1]), 1 + 0j], ids=repr)
+def test_y9_step_refuses_what_is_not_an_int_of_the_action_space(action):
+    env = make_env("nice_buns", players=2)
+    env.reset(seed=2)
+    before, agent = env.unwrapped.state.clone(), env.agent_selection
+    with pytest.raises(TypeError, match="an action is an int in \\[0, "):
+        env.step(action)
+    assert env.unwrapped.state == before and env.agent_selection == agent
+
+
+def test_y9_python_ints_numpy_integers_and_0d_integer_arrays_are_played():
+    for kind in (int, np.int64, np.int32, np.uint8, lambda a: np.array(a, np.int16)):
+        env, reference = make_env("nice_buns", players=2), make_env("nice_buns", players=2)
+        env.reset(seed=2)
+        reference.reset(seed=2)
+        legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        env.step(kind(legal))
+        reference.step(legal)
+        assert env.unwrapped.state == reference.unwrapped.state
+    with pytest.raises(dimsum.IllegalActionError, match="out of range"):
+        env.step(10**30)

@@ -6,6 +6,7 @@ with the ``gymnasium`` extra alone.
 
 from __future__ import annotations
 
+import numbers
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
@@ -80,6 +81,21 @@ def check_step_ticks(game: Game, ticks: Any) -> Optional[int]:
     if not isinstance(game, TimedGame):
         raise ValueError(f"ticks: {game.name} is not timed (its actions take no time); use ticks=None")
     return check_int(ticks, "ticks", 0, MAX_TICKS)
+
+
+def check_action(action: Any, num_actions: int) -> int:
+    """An action given to ``step`` as a Python int: exactly the ints of ``Discrete(num_actions)``,
+    as Python ints, numpy integer scalars (what ``action_space.sample()`` gives) or 0-d integer
+    arrays (``np.argmax`` of a row is a scalar, but a policy's array may be 0-d). Anything else
+    (bool, float, str, None, a longer array) is a TypeError saying what is allowed, never truncated
+    by ``int()``: ``step(1.7)`` playing action 1 would hide a bug in the caller. The range is the
+    game's to check (IllegalActionError, the state unchanged)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        raise TypeError(f"an action is an int in [0, {num_actions}) (a Python int or a numpy integer), "
+                        f"got {type(action).__name__} {action!r:.60}")
+    return int(action)
 
 
 def observation_space_of(game: Game) -> spaces.Dict:

@@ -23,12 +23,19 @@ Conventions (docs/ADAPTERS.md):
   ``terminated`` when the rules end the game; ``truncated`` after ``max_steps`` actions of all
   seats (default ``game.max_game_length``, a cap the rules never reach), reward 0. The cut waits
   for the learner's first step: the other seats' opening is never cut.
+- An action is an int of the action space: a Python int or a numpy integer (a 0-d integer array
+  too); a bool, float, str or None is a TypeError, never truncated.
 - An illegal learner action ends the episode by default (``illegal_action="terminate"``:
   ``terminated``, reward ``game.min_return``, ``info["illegal_action"]``, the state untouched), as
   PettingZoo's classic envs do and as generic Gymnasium code expects (``check_env`` steps unmasked
   samples). ``illegal_action="raise"`` raises ``dimsum.IllegalActionError`` instead, the state
   unchanged. An action outside the action space, and an opponent policy's illegal choice, always
   raise: they are bugs, not moves.
+- An opponent that raises, or chooses an illegal action or a non-int, after the learner's
+  action: its exception propagates and the env is put back as it was before the learner's action
+  (the state with its random future, the step counts), so the learner is to act again, in its own
+  seat, and the same step may be retried. An opponent that fails in ``reset``'s opening leaves no
+  episode: ``step`` then asks for ``reset()``.
 - Chance is sampled inside ``apply``; ``chance="explicit"`` is refused (ValueError). Dim Sum Jam
   is timed: every action is charged its default tick cost (option ``ticks_per_action``) unless
   ``ticks`` is set (the constructor's ``ticks=``, ``reset(options={"ticks": t})`` or the
@@ -49,8 +56,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._adapters import RENDER_MODES, SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, \
-    make_sampled_game, observation_space_of, render_seat_view
+from ._adapters import RENDER_MODES, SEED_BOUND, check_action, check_max_steps, check_render_mode, \
+    check_step_ticks, make_sampled_game, observation_space_of, render_seat_view
 from . import IllegalActionError, game_info, games
 from ._gymnasium_vector import DimsumVectorEnv
 
@@ -159,7 +166,8 @@ class DimsumEnv(gymnasium.Env):
                 raise ValueError(f"unknown reset options {unknown}; known: ['ticks']")
             self.ticks = check_step_ticks(self.game, options["ticks"])
         deal_seed = seed if seed is not None else int(self.np_random.integers(SEED_BOUND))
-        self.state = self.game.new_state(deal_seed)
+        self.state = None  # no episode until the opening is played: a failing opponent leaves none
+        state = self.game.new_state(deal_seed)
         self._make_spec_bots(deal_seed)
         self.steps = 0
         self.learner_steps = 0
@@ -168,9 +176,10 @@ class DimsumEnv(gymnasium.Env):
         # a step, as in BatchEnv); a game that ended before the learner could act would leave
         # nothing to learn, so it is dealt again, up to MAX_SKIPPED_DEALS times in a row
         for _ in range(MAX_SKIPPED_DEALS):
-            if not self._play_opponents(cut=False):
+            if not self._play_opponents(state, cut=False):
+                self.state = state
                 break
-            self.state = self.game.new_state(int(self.np_random.integers(SEED_BOUND)))
+            state = self.game.new_state(int(self.np_random.integers(SEED_BOUND)))
             self.steps = 0
         else:
             raise RuntimeError(
@@ -185,16 +194,26 @@ class DimsumEnv(gymnasium.Env):
             raise RuntimeError("call reset() before step()")
         if self._episode_over():
             raise RuntimeError("the episode is over: call reset()")
-        if self.illegal_action == "terminate" and not self.state.is_legal(int(action)):
-            return self._forfeit(int(action))
+        action = check_action(action, self.game.num_actions)  # TypeError for a non-int, nothing changed
+        if self.illegal_action == "terminate" and not self.state.is_legal(action):
+            return self._forfeit(action)
+        # the env as it is before the learner's action, to go back to if an opponent fails
+        before = (self.state.clone(), self.steps, self.learner_steps)
         # IllegalActionError (ValueError for bad ticks), state unchanged
         if self.ticks is None:
-            self.state.apply(int(action))
+            self.state.apply(action)
         else:
-            self.state.apply(int(action), check_step_ticks(self.game, self.ticks))
+            self.state.apply(action, check_step_ticks(self.game, self.ticks))
         self.steps += 1
         self.learner_steps += 1
-        self._play_opponents()
+        try:
+            self._play_opponents(self.state)
+        except BaseException as e:  # KeyboardInterrupt in a slow opponent too: never between turns
+            self.state, self.steps, self.learner_steps = before
+            if hasattr(e, "add_note"):  # Python 3.11+
+                e.add_note(f"dimsum.gymnasium: an opponent failed after the learner's action {action}; the env "
+                           f"is back to before that action, the learner (seat {self.learner_seat}) to act")
+            raise
         terminated = self.state.is_terminal
         truncated = not terminated and self.steps >= self.max_steps
         reward = float(self.state.returns()[self.learner_seat]) if terminated else 0.0
@@ -214,20 +233,22 @@ class DimsumEnv(gymnasium.Env):
         info = {"illegal_action": action}
         return self._observation(), float(self.game.min_return), True, False, info
 
-    def _play_opponents(self, cut: bool = True) -> bool:
-        """Steps the other seats until the learner acts; True if the game ended (or, with ``cut``,
-        reached max_steps) first."""
-        while not (self._episode_over() if cut else self.state.is_terminal):
-            seat = self.state.current_player
+    def _play_opponents(self, state: "State", cut: bool = True) -> bool:
+        """Steps the other seats of ``state`` until the learner acts; True if the game ended (or,
+        with ``cut``, reached max_steps) first. An opponent's exception, or its choice that is not
+        an int (TypeError) or is illegal (IllegalActionError), propagates: the callers undo."""
+        while not (self._episode_over(state) if cut else state.is_terminal):
+            seat = state.current_player
             if seat == self.learner_seat:
                 return False
-            self.state.apply(int(self._policies[seat](self.state)))
+            state.apply(check_action(self._policies[seat](state), self.game.num_actions))
             self.steps += 1
         return True
 
-    def _episode_over(self) -> bool:
+    def _episode_over(self, state: "Optional[State]" = None) -> bool:
         # the cut at max_steps waits for the learner's first step (the opening is never cut)
-        return self.forfeited or self.state.is_terminal or (self.steps >= self.max_steps and self.learner_steps > 0)
+        state = self.state if state is None else state
+        return self.forfeited or state.is_terminal or (self.steps >= self.max_steps and self.learner_steps > 0)
 
     def _observation(self) -> Dict[str, np.ndarray]:
         mask = self._legal_mask_or_none()
@@ -242,15 +263,22 @@ class DimsumEnv(gymnasium.Env):
         with ``get_wrapper_attr``)."""
         if self.state is None:
             raise RuntimeError("call reset() before action_masks()")
-        if self._episode_over():
-            return np.zeros(self.game.num_actions, np.bool_)
+        mask = self._learner_mask()
+        return np.zeros(self.game.num_actions, np.bool_) if mask is None else mask
+
+    def _learner_mask(self) -> Optional[np.ndarray]:
+        """The learner seat's legal actions (bool), or None when there are none to show: before
+        reset, once the episode is over, and whenever another seat is to act. The mask is built for
+        the learner only, by construction: a mask built for whoever is to act would show another
+        seat what that seat may do (in a game of hidden hands, something of its hand)."""
+        if self.state is None or self._episode_over() or self.state.current_player != self.learner_seat:
+            return None
         return self.state.legal_mask()
 
     def _legal_mask_or_none(self) -> Optional[np.ndarray]:
-        """The learner's legal moves as int8, or None before reset and once the episode is over."""
-        if self.state is None or self._episode_over():
-            return None
-        return self.state.legal_mask().astype(np.int8)
+        """The learner's legal moves as int8, or None (see _learner_mask)."""
+        mask = self._learner_mask()
+        return None if mask is None else mask.astype(np.int8)
 
     def render(self) -> Union[None, str, np.ndarray]:
         """The learner's view, never the whole table: its text (``state.observation_string``) for

@@ -19,7 +19,9 @@ Conventions (docs/ADAPTERS.md):
   entry of ``state.returns()``. A truncated game gives 0 (it has no result).
 - Truncation: after ``max_steps`` actions (default ``game.max_game_length``, a cap the rules
   never reach, so by default nothing is truncated).
-- An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged.
+- An illegal action raises ``dimsum.IllegalActionError`` with the state unchanged. An action is
+  an int of the action space: a Python int or a numpy integer (a 0-d integer array too); a bool,
+  float, str or None is a TypeError, never truncated.
 - Chance is sampled inside ``apply`` (the default mode): an AEC env has no chance agent, so
   ``chance="explicit"`` is refused.
 - Dim Sum Jam is timed: every action is charged its default tick cost (the option
@@ -41,7 +43,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_max_steps, check_render_mode, \
+from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_action, check_max_steps, check_render_mode, \
     check_step_ticks, make_sampled_game, observation_space_of, render_seat_view
 
 if TYPE_CHECKING:
@@ -109,11 +111,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped env)
             # PettingZoo's protocol: each finished agent is stepped once with None to leave
             self._was_dead_step(action)
             return
-        # IllegalActionError (ValueError, TypeError for bad ticks), state unchanged
+        # TypeError for an action that is not an int, IllegalActionError (ValueError, TypeError for
+        # bad ticks): the state unchanged
+        action = check_action(action, self.game.num_actions)
         if ticks is None:
-            self.state.apply(int(action))
+            self.state.apply(action)
         else:
-            self.state.apply(int(action), check_step_ticks(self.game, ticks))
+            self.state.apply(action, check_step_ticks(self.game, ticks))
         self._cumulative_rewards[agent] = 0.0
         self.steps += 1
         if self.state.is_terminal:

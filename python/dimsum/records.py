@@ -16,12 +16,18 @@ with no action, Dim Sum Jam only). Replaying checks every step and names the fir
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 FORMAT = "dimsum-record/1"
 ADVANCE = -1  # a step that only lets time pass (Dim Sum Jam's state.advance)
+SEED_LIMIT = 1 << 64  # a record's seed is the int new_state took, folded into [0, 2**64)
+# A record is a flat object a few levels deep; deeper nesting is refused before json.loads
+# recurses into it (a RecursionError is not an answer about a file).
+MAX_DEPTH = 64
 
 
 class RecordError(ValueError):
@@ -47,7 +53,9 @@ class Record:
         else:
             steps = [(int(a), 0) for a in state.history]
         returns = [float(r) for r in state.returns()] if state.is_terminal else None
-        return cls(game.name, dict(game.options), int(seed), steps, players, returns)
+        from ._common import check_seed
+
+        return cls(game.name, dict(game.options), check_seed(seed), steps, players, returns)
 
     # ---- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> Dict[str, Any]:
@@ -63,37 +71,58 @@ class Record:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     def save(self, path: Union[str, Path]) -> None:
-        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+        """Writes the record to ``path`` atomically, never through a symbolic link found there
+        (an OSError: ``dimsum._files.write_atomically``)."""
+        from ._files import write_atomically
+
+        write_atomically(Path(path), self.dumps() + "\n")
 
     @classmethod
     def from_json(cls, data: Any, source: str = "record") -> "Record":
-        """Checks the shape of ``data`` (a parsed JSON object); RecordError says what is wrong."""
+        """Checks the shape of ``data`` (a parsed JSON object); RecordError says what is wrong,
+        naming the field (and the step or entry) at fault."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"{source} is not a dimsum record (a JSON object with \"format\": \"{FORMAT}\")")
         for key, kind in (("game", str), ("options", dict), ("seed", int), ("steps", list)):
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-                raise RecordError(f"{source}: {key!r} must be a {kind.__name__}, got {data.get(key)!r:.80}")
+                raise RecordError(f"{source}: {key!r} must be a {kind.__name__}, got {_short(data.get(key))}")
+        if not all(isinstance(k, str) for k in data["options"]):
+            raise RecordError(f"{source}: 'options' must map option names (str) to values")
+        if not 0 <= data["seed"] < SEED_LIMIT:
+            raise RecordError(f"{source}: 'seed' must be an int in [0, 2**64), got {_short(data['seed'])}")
         steps = []
         for i, step in enumerate(data["steps"]):
             if (not isinstance(step, list) or len(step) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in step)):
-                raise RecordError(f"{source}: step {i} must be [action, ticks] (two ints), got {step!r:.80}")
+                raise RecordError(f"{source}: step {i} must be [action, ticks] (two ints), got {_short(step)}")
             steps.append((step[0], step[1]))
         players = data.get("players")
         if players is not None and not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
-            raise RecordError(f"{source}: 'players' must be a list of names, got {players!r:.80}")
+            raise RecordError(f"{source}: 'players' must be a list of names, got {_short(players)}")
         returns = data.get("returns")
-        if returns is not None and not (isinstance(returns, list)
-                                        and all(isinstance(r, (int, float)) for r in returns)):
-            raise RecordError(f"{source}: 'returns' must be a list of numbers, got {returns!r:.80}")
-        return cls(data["game"], data["options"], data["seed"], steps, players,
-                   None if returns is None else [float(r) for r in returns])
+        if returns is not None:
+            if not isinstance(returns, list):
+                raise RecordError(f"{source}: 'returns' must be a list of numbers, got {_short(returns)}")
+            returns = [_finite(r, f"{source}: returns[{i}]") for i, r in enumerate(returns)]
+        return cls(data["game"], data["options"], data["seed"], steps, players, returns)
 
     @classmethod
-    def loads(cls, text: str, source: str = "record") -> "Record":
+    def loads(cls, text: Union[str, bytes], source: str = "record") -> "Record":
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordError(f"{source} is not a dimsum record: not UTF-8 text ({e})") from None
+        if not isinstance(text, str):
+            raise RecordError(f"{source} is not a dimsum record: a record is JSON text (str or UTF-8 bytes), "
+                              f"got {type(text).__name__}")
+        depth = _nesting(text)
+        if depth > MAX_DEPTH:
+            raise RecordError(f"{source} is not a dimsum record: its JSON nests {depth} levels deep "
+                              f"(a record nests a few; at most {MAX_DEPTH} are read)")
         try:
             data = json.loads(text)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:  # RecursionError: only below MAX_DEPTH on a tiny stack
             raise RecordError(f"{source} is not a dimsum record: not JSON ({e})") from None
         return cls.from_json(data, source)
 
@@ -112,7 +141,7 @@ class Record:
 
         try:
             return dimsum.make(self.game, **self.options)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, ArithmeticError, RecursionError) as e:  # OverflowError: a huge option
             raise RecordError(f"the record's game cannot be made: {e}") from None
 
     def states(self, game: Any = None) -> Iterator[Any]:
@@ -126,6 +155,8 @@ class Record:
         if game.name != self.game or dict(game.options) != {**game.options, **self.options}:
             raise RecordError(f"this record is a game of {self.game} with options {self.options}, "
                               f"not of {game!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < SEED_LIMIT:
+            raise RecordError(f"the record's seed must be an int in [0, 2**64), got {_short(self.seed)}")
         state = game.new_state(self.seed)
         timed = hasattr(state, "advance")
         yield state.clone()
@@ -136,13 +167,13 @@ class Record:
                 elif timed:
                     state.apply(action, ticks)
                 elif ticks != 0:
-                    raise RecordError(f"step {i}: {self.game} is not timed, so ticks must be 0 (got {ticks})")
+                    raise RecordError(f"step {i}: {self.game} is not timed, so ticks must be 0 (got {_short(ticks)})")
                 else:
                     state.apply(action)
-            except (IllegalActionError, ValueError, TypeError) as e:
+            except (IllegalActionError, ValueError, TypeError, ArithmeticError) as e:
                 if isinstance(e, RecordError):
                     raise
-                raise RecordError(f"step {i} of the record ({action}, {ticks} ticks) cannot be played: {e}") from None
+                raise RecordError(f"step {i} of the record ({_short(action)}, {_short(ticks)} ticks) cannot be played: {e}") from None
             yield state.clone()
         if self.returns is not None:
             if not state.is_terminal:
@@ -155,3 +186,41 @@ class Record:
         for state in self.states(game):
             pass
         return state
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 80 characters (a huge int's repr is cut before it is made whole)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        return f"an int of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _finite(value: Any, what: str) -> float:
+    """A JSON number as a finite float, or RecordError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RecordError(f"{what} must be a number, got {_short(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise RecordError(f"{what} must be a finite number, got {_short(value)}") from None
+    if not math.isfinite(number):
+        raise RecordError(f"{what} must be a finite number, got {value!r}")
+    return number
+
+
+def _nesting(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (brackets inside strings do not
+    count): a cheap scan that lets ``loads`` refuse deep input before json.loads recurses."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")

@@ -5,9 +5,11 @@
     print(results.table())
 
 Modules, one job each: ``schedule`` (line-ups and seeds), ``players`` (bots from specs or
-objects), ``runner`` (playing games: what a worker runs), ``local_backend`` / ``ray_backend``
-(where chunks of games run), ``ratings`` (Wilson, Bradley-Terry), ``results`` (standings, table,
-JSON), ``progress`` (the bar), ``tournament`` (``run``, tying them together).
+objects), ``runner`` (playing games: what a worker runs), ``move_timer`` (the per-move time limit
+in the playing process), ``watchdog`` (the parent's backstop over its workers' moves),
+``local_backend`` / ``ray_backend`` (where chunks of games run), ``ratings`` (Wilson,
+Bradley-Terry), ``results`` (standings, table, JSON), ``progress`` (the bar), ``tournament``
+(``run``, tying them together).
 """
 
 from .results import Results, Standing

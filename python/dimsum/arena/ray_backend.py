@@ -14,7 +14,7 @@ import socket
 from typing import Any, List
 
 from .local_backend import Needed, OnDone
-from .runner import Task, play_chunk
+from .runner import Chunk, Task, play_chunk
 
 
 class RayUnavailable(RuntimeError):
@@ -82,7 +82,10 @@ def run_ray(tasks: List[Task], on_done: OnDone, needed: Needed) -> None:
             hint = (" (every node of the cluster needs dimsum-games installed: docs/DISTRIBUTED.md)"
                     if isinstance(cause, ImportError) else "")
             raise RayUnavailable(f"a Ray task failed: {type(cause).__name__}: {str(cause).splitlines()[0]}{hint}") from None
+        chunk = Chunk(*chunk)
         on_done(chunk)
+        if chunk.interrupted:  # a task that was stopped (SIGINT in its worker): its games are kept
+            raise KeyboardInterrupt("a Ray task was interrupted")
         for ref, task in list(pending.items()):
             if not needed(task):
                 ray.cancel(ref)

@@ -7,7 +7,6 @@ standings, table and JSON however many workers played and in whatever order game
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -133,8 +132,8 @@ class Results:
         }
 
     def save(self, path: Union[str, Path]) -> None:
-        """Writes :meth:`to_json` to ``path`` through a temporary file, so a reader never sees half a file."""
-        path = Path(path)
-        temporary = path.with_name(path.name + ".part")
-        temporary.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        """Writes :meth:`to_json` to ``path`` through a temporary file, so a reader never sees half a
+        file, and never through a symbolic link (OSError): ``dimsum._files.write_atomically``."""
+        from .._files import write_atomically
+
+        write_atomically(Path(path), json.dumps(self.to_json(), indent=1) + "\n")

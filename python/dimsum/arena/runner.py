@@ -5,20 +5,39 @@ the game's index (:mod:`.schedule`), so a chunk gives the same results wherever 
 
 Each bot acts on a copy of the game's state whose future randomness is redrawn
 (``state.clone(seed)``): a bot can neither change the game nor read the coming draws from its
-copy. A bot that raises, or returns an action the rules refuse, stops the tournament (no forfeit:
-a broken bot's results would mean nothing): the chunk returns the games it finished and a
-:class:`BotFailure` naming the bot, the game and the seeds.
+copy. A bot that raises (SystemExit too), returns an action the rules refuse, or takes longer than
+the move time limit stops the tournament (no forfeit: a broken bot's results would mean nothing):
+the chunk returns the games it finished and a :class:`BotFailure` naming the bot, the game and the
+seeds.
+
+The move time limit (``move_seconds``) is kept by an alarm (SIGALRM, :mod:`.move_timer`) in the
+process that plays the games, so that a bot that hangs in Python, or in native code that checks
+for signals, is stopped in its move; where no alarm can be set (Windows, a thread other than the
+main one) a move that returns late still fails; with worker processes the parent also watches
+each worker's current move (:mod:`.watchdog`), for a bot stuck where no signal reaches.
+
+A worker that is interrupted (SIGINT in a Ray task; a worker process's ``STOP`` event, set by the
+parent on Ctrl-C and read between games) hands back the games it finished and says so
+(:class:`Chunk`); playing in this process, each game is handed over as it ends.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .._common import IllegalActionError
 from ..reference.rng import MASK64
+from .move_timer import MoveTimeout, MoveTimer, move_timer
 from .players import Entrant
 from .schedule import Schedule
+
+
+# In a worker process: an event the parent sets to stop the chunks between two games, and the
+# beacon that shows the parent which move this worker is in (local_backend, watchdog).
+STOP: Optional[Any] = None
+BEACON: Optional[Any] = None
 
 
 @dataclass(frozen=True)
@@ -56,7 +75,8 @@ class BotFailure:
 
 @dataclass(frozen=True)
 class Task:
-    """What a worker needs to play some games: small, and cheap to pickle."""
+    """What a worker needs to play some games: small, and cheap to pickle. ``move_seconds``: the
+    longest a bot may take for one move (None: no limit)."""
 
     game: str
     options: Dict[str, Any]
@@ -64,25 +84,50 @@ class Task:
     schedule: Schedule
     indices: Tuple[int, ...]
     record: bool
+    move_seconds: Optional[float] = None
 
 
-def play_chunk(task: Task) -> Tuple[List[GameResult], Optional[BotFailure]]:
-    """Plays ``task.indices`` in order; stops at the first bot failure."""
+class Chunk(NamedTuple):
+    """What a chunk gives back: the games it finished (in order), the bot failure that stopped it,
+    and whether it was interrupted (SIGINT in the worker) before it finished."""
+
+    finished: List[GameResult]
+    failure: Optional[BotFailure]
+    interrupted: bool = False
+
+
+def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
+    """Plays ``task.indices`` in order, yielding each game as it ends; a bot failure is the last."""
     import dimsum
 
     game = dimsum.make(task.game, **task.options)
     makers = [entrant.maker(game) for entrant in task.entrants]
+    with move_timer(task.move_seconds) as timer:
+        for index in task.indices:
+            if STOP is not None and STOP.is_set():
+                raise KeyboardInterrupt("the arena was interrupted")
+            outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
+            yield outcome
+            if isinstance(outcome, BotFailure):
+                return
+
+
+def play_chunk(task: Task) -> Chunk:
+    """Plays ``task.indices`` in order (what a worker process or a Ray task runs); stops at the
+    first bot failure. Interrupted, it returns the games it finished, ``interrupted`` set."""
     results: List[GameResult] = []
-    for index in task.indices:
-        outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record)
-        if isinstance(outcome, BotFailure):
-            return results, outcome
-        results.append(outcome)
-    return results, None
+    try:
+        for outcome in play_games(task):
+            if isinstance(outcome, BotFailure):
+                return Chunk(results, outcome)
+            results.append(outcome)
+    except KeyboardInterrupt:
+        return Chunk(results, None, True)
+    return Chunk(results, None)
 
 
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
-              index: int, record: bool = False) -> "GameResult | BotFailure":
+              index: int, record: bool = False, timer: Optional[MoveTimer] = None) -> "GameResult | BotFailure":
     lineup = schedule.lineup_of(index)
     seed = schedule.deal_seed(index)
     bot_seeds = [schedule.bot_seed(index, seat) for seat in range(len(lineup))]
@@ -93,6 +138,7 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         except Exception as e:  # a factory that fails for some seed is the bot's failure too
             return BotFailure(index, seat, entrants[b].name, seed, bot_seeds[seat], 0,
                               f"the bot could not be made: {type(e).__name__}: {e}")
+    timer = timer if timer is not None else MoveTimer(None)
     state = game.new_state(seed)
     step = 0
     while not state.is_terminal:
@@ -101,15 +147,25 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         # give unrelated streams): the bot's seed plus the step, cheaper than a derive_seed a move
         view = state.clone((bot_seeds[seat] + step) & MASK64)
         failed = None
+        if BEACON is not None:
+            BEACON.moving(index, seat, step)
         try:
-            action = seats[seat].act(view)
-        except Exception as e:  # anything a bot does wrong is its failure, named, never a crash
+            with timer:
+                action = seats[seat].act(view)
+        except MoveTimeout:
+            failed = timer.too_slow(time.monotonic() - timer.started)
+        except (Exception, SystemExit) as e:  # anything a bot does wrong is its failure, named, never a crash
             failed = f"act() raised {type(e).__name__}: {e}"
         else:
-            try:
-                state.apply(action)
-            except (IllegalActionError, TypeError, ValueError) as e:  # refused, the state unchanged
-                failed = f"it returned {action!r}, which the rules refuse: {e}"
+            if timer.limit is not None and time.monotonic() - timer.started > timer.limit:
+                failed = timer.too_slow(time.monotonic() - timer.started)  # late, where no alarm stopped it
+            else:
+                try:
+                    state.apply(action)
+                except (IllegalActionError, TypeError, ValueError) as e:  # refused, the state unchanged
+                    failed = f"it returned {action!r:.80}, which the rules refuse: {e}"
+        if BEACON is not None:
+            BEACON.idle()
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1

@@ -12,11 +12,12 @@ from . import local_backend
 from .players import check_picklable, entrants as make_entrants
 from .progress import Progress
 from .results import Results
-from .runner import Task
+from .runner import Chunk, Task
 from .schedule import Schedule, lineups
 
 
 SAVE_EVERY = 10.0  # seconds between two writes of the JSON while a tournament runs
+MOVE_SECONDS = 60.0  # the default move time limit: generous, it is there to stop a bot that hangs
 
 
 class ArenaError(RuntimeError):
@@ -30,7 +31,8 @@ class ArenaError(RuntimeError):
 
 def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1, ray: Optional[str] = None,
         record_dir: Union[str, Path, None] = None, json_path: Union[str, Path, None] = None,
-        progress: bool = True, chunk_size: Optional[int] = None) -> Results:
+        progress: bool = True, chunk_size: Optional[int] = None,
+        move_seconds: Optional[float] = MOVE_SECONDS) -> Results:
     """Plays a tournament of ``bots`` at ``game`` and returns its :class:`Results`.
 
     ``game``: a Game from ``dimsum.make`` (or a game name, with default options). ``bots``: a spec
@@ -40,7 +42,12 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     on this machine; ``ray``: run on Ray instead (``"local"``, ``"auto"`` or ``"host:port"``).
     ``record_dir``: a directory that receives every game as a ``dimsum.records.Record``
     (``game-000042.json``) as it arrives. ``json_path``: the results as JSON, written every
-    ``SAVE_EVERY`` seconds while games arrive, at the end, and when the tournament stops early. ``chunk_size``: games per task (default: a few tasks per worker).
+    ``SAVE_EVERY`` seconds while games arrive, at the end, and when the tournament stops early
+    (Ctrl-C among the causes: every finished game is kept). ``chunk_size``: games per task (default:
+    a few tasks per worker). ``move_seconds``: the longest a bot may take for one move (default
+    ``MOVE_SECONDS``, 60 s; None: no limit); a bot that takes longer is stopped in its move and
+    stops the tournament as a failing bot does (docs/ARENA.md, "Time limit"). Records and the JSON
+    are written atomically, never through a symbolic link (an OSError).
 
     The same seed gives the same results for any ``workers``, ``ray`` and ``chunk_size``. Bad
     arguments are ValueError/TypeError before any game; a bot that fails, or Ray that cannot be
@@ -60,6 +67,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
             raise ValueError(f"{name} must be an int >= 1, got {value!r}")
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise ValueError(f"chunk_size must be an int >= 1 or None, got {chunk_size!r}")
+    move_seconds = check_move_seconds(move_seconds)
     if ray is not None and not isinstance(ray, str):
         raise TypeError(f"ray is None (no Ray), 'local', 'auto' or 'host:port'; got {type(ray).__name__}")
     if ray is not None and workers > 1:
@@ -77,15 +85,15 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     def tasks(chunks: int) -> List[Task]:
         size = chunk_size or max(1, -(-schedule.games // chunks))
         return [Task(game.name, dict(game.options), tuple(entrants), schedule,
-                     tuple(range(start, min(start + size, schedule.games))), records is not None)
+                     tuple(range(start, min(start + size, schedule.games))), records is not None, move_seconds)
                 for start in range(0, schedule.games, size)]
 
     label = f"{game.name}: {', '.join(results.bots)}"
     last_save = time.monotonic()
     try:
         with Progress(schedule.games, label, progress) as bar:
-            def on_done(chunk: Any) -> None:
-                finished, failure = chunk
+            def on_done(chunk: Chunk) -> None:
+                finished, failure, _ = chunk
                 for g in finished:
                     if records is not None and g.record is not None:
                         _save_record(records, g.index, g.record)
@@ -132,6 +140,18 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     if results.failure is not None:
         raise ArenaError(results.failure.describe(), results)
     return results
+
+
+def check_move_seconds(seconds: Any) -> Optional[float]:
+    """A move time limit: None, or a number of seconds in [0.001, 10**6] (below a millisecond no
+    bot could move; above it, the alarm's range)."""
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"move_seconds is a number of seconds or None, got {type(seconds).__name__} {seconds!r:.40}")
+    if not 0.001 <= seconds <= 1e6:  # NaN fails this too
+        raise ValueError(f"move_seconds must be in [0.001, 1000000] seconds (or None: no limit), got {seconds!r}")
+    return float(seconds)
 
 
 def _save_record(directory: Path, index: int, record: Dict[str, Any]) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
+from ._checks import check_can_act
+
 
 def check_game(game: Any, kind: str) -> Any:
     """``game`` if it is a compiled Game (``dimsum.make``), else a TypeError."""
@@ -49,13 +51,7 @@ class NativeBot(ABC):
 
     def act(self, state: Any) -> int:
         """A legal action for ``state.current_player``; ``state`` is not changed."""
-        if getattr(state, "game", None) != self.game:
-            raise ValueError(f"this {self.kind} bot plays {self.game!r}; the state is "
-                             f"{'of ' + repr(state.game) if hasattr(state, 'game') else 'not a dimsum state'}")
-        if state.is_terminal:
-            raise ValueError(f"the {self.kind} bot was asked to act where nobody may act (a terminal state)")
-        if state.is_chance_node:
-            raise ValueError(f"the {self.kind} bot was asked to act at a chance node; bots act only for players")
+        check_can_act(self.kind, self.game, state)
         call = self.calls
         self.calls += 1
         return self._choose(*self._game_args, state.to_bytes(), call)

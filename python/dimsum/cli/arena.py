@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any, Dict, List, Optional
 
+from dimsum.arena.tournament import MOVE_SECONDS
 from dimsum.cli.args import at_least
 
 EPILOG = """examples:
@@ -15,7 +16,8 @@ EPILOG = """examples:
   python -m dimsum arena --game nice_buns --bots random,random --games 1000 --ray            # local Ray
   python -m dimsum arena --game nice_buns --bots random,random --games 1000 --ray HEAD:6379  # a cluster
 
-exit codes: 0 done, 1 the tournament stopped (a bot failed, Ray unreachable), 2 bad usage, 130 interrupted."""
+exit codes: 0 done, 1 the tournament stopped (a bot failed or took longer than --move-seconds, Ray
+unreachable), 2 bad usage, 130 interrupted (the finished games are kept in --json)."""
 
 
 def _option(text: str) -> tuple:
@@ -26,6 +28,16 @@ def _option(text: str) -> tuple:
 
     parsed = None if value.strip().lower() == "none" else _parse_value(value.strip())
     return name.strip(), parsed
+
+
+def _move_seconds(text: str) -> Optional[float]:
+    """--move-seconds: seconds (a number) or "none" (no limit); dimsum.arena checks the range."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (or 'none')") from None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -48,6 +60,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=at_least(1), help="games per task (default: a few tasks per worker)")
     p.add_argument("--json", metavar="PATH", help="write the results as JSON (also when the tournament stops)")
     p.add_argument("--record", metavar="DIR", help="write every game as a replayable record into DIR")
+    p.add_argument("--move-seconds", type=_move_seconds, default=MOVE_SECONDS, metavar="SECONDS",
+                   help=f"the longest a bot may take for one move; a slower bot is stopped and stops the "
+                        f"tournament, named (default {MOVE_SECONDS:g}; 'none': no limit)")
     p.add_argument("--no-progress", action="store_true", help="no progress display")
     return p
 
@@ -68,7 +83,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         results = dimsum.arena.run(game, args.bots, games=args.games, seed=args.seed, workers=args.workers,
                                    ray=args.ray, record_dir=args.record, json_path=args.json,
-                                   progress=not args.no_progress, chunk_size=args.chunk_size)
+                                   progress=not args.no_progress, chunk_size=args.chunk_size,
+                                   move_seconds=args.move_seconds)
     except (ValueError, TypeError) as e:  # bad bots or settings, found before any game
         p.error(str(e))
     except dimsum.arena.ArenaError as e:

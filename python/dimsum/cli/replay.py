@@ -152,6 +152,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     except RecordError as e:
         print(f"python -m dimsum replay: error: {e}", file=sys.stderr)
         return 1
+    except (ValueError, TypeError, ArithmeticError, RecursionError) as e:
+        # a bad input that a reader let through unnamed: still one line, never a traceback
+        print(f"python -m dimsum replay: error: {str(args.record)!r} cannot be replayed: "
+              f"{type(e).__name__}: {str(e)[:200]}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"python -m dimsum replay: error: cannot write {str(args.output)!r}: {e}", file=sys.stderr)
         return 1
