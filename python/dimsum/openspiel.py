@@ -95,6 +95,8 @@ def _game_info(inner: "dimsum.Game") -> "pyspiel.GameInfo":
         num_players=inner.players,
         min_utility=float(inner.min_return),
         max_utility=float(inner.max_return),
+        # OpenSpiel requires the constant sum of a zero-sum game (its random_sim_test checks it)
+        utility_sum=0.0 if dimsum.game_info(inner.name).utility == "zero_sum" else None,
         max_game_length=inner.max_game_length)
 
 
