@@ -12,6 +12,10 @@
   with ``dimsum.openspiel.resample``) and on OpenSpiel's gin_rummy (its own resampling), the two
   alternating within each round, each round from a fresh deal.
 
+- The information state itself, at step ~2,000 of a default 3-player Yum Cha game (each round a
+  fresh deal played by seeded random moves): CPU microseconds of ``information_state_key(p)`` and
+  ``information_state_string(p)`` at a new position (one step after the last call) and repeated.
+
 The numbers are medians over the rounds. OpenSpiel's IS-MCTS is Python, so both games pay the
 same interpreter cost per node; what differs is the game underneath.
 """
@@ -102,6 +106,35 @@ def ismcts_side_by_side(rounds: int, simulations: int, seed: int) -> Dict[str, L
     return out
 
 
+def information_state_costs(rounds: int, seed: int, at_step: int = 2000, calls: int = 100) -> Dict[str, float]:
+    """CPU us per call at step ``at_step`` of a default Yum Cha game, for the key and for the string
+    (each in a game of its own, asked at every step as a search asks), at a new position (the step
+    just played) and repeated (the same position again)."""
+    import dimsum
+
+    game = dimsum.make("yum_cha", players=3)
+    samples: Dict[str, List[float]] = {}
+    for r in range(rounds):
+        for which in ("key", "string"):
+            rng = np.random.RandomState(seed + r)
+            state = game.new_state(seed + r)
+            ask = state.information_state_key if which == "key" else state.information_state_string
+            for _ in range(at_step):
+                if state.is_terminal:
+                    break
+                state.apply(int(rng.choice(state.legal_actions())))
+                ask(0)
+            for _ in range(calls):
+                if state.is_terminal:
+                    break
+                state.apply(int(rng.choice(state.legal_actions())))
+                for label in ("new position", "repeated"):
+                    cpu = time.process_time()
+                    ask(0)
+                    samples.setdefault(f"{which}, {label}", []).append((time.process_time() - cpu) * 1e6)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -124,6 +157,9 @@ def main(argv: Optional[List[str]] = None) -> int:
               f"({statistics.median(r[0] for r in runs):.2f} s CPU a search)")
     names = list(rates)
     print(f"\n  simulated actions/s, {names[0]} / {names[1]}: {rates[names[0]] / rates[names[1]]:.2f}")
+    print("\ninformation state at step ~2,000 of a default 3-player Yum Cha game (CPU us a call)")
+    for name, us in information_state_costs(args.rounds, args.seed).items():
+        print(f"  {name:<24} {us:10.1f}")
     return 0
 
 

@@ -75,30 +75,52 @@ def test_a_cache_that_lost_nodes_gives_the_same_strings(monkeypatch):
     for state in states[::-1] + states:
         for p in range(game.players):
             assert state.information_state_string(p) == _views._replayed_string(state, p)
-            assert state.information_state_key(p) == _views._fold_all(_views._replayed_string(state, p).split("\n"))
+            assert state.information_state_key(p) == _views._replayed(state, p)[1]
 
 
-def test_a_string_of_a_late_position_costs_no_replay():
-    """At step 1,000 of a default Yum Cha game, a call replays only the step that is new: the
-    number of positions observed per call stays small (the old replay observed ~1,000)."""
+def test_a_late_position_costs_one_step_and_a_key_formats_no_line():
+    """At step 1,000 of a default Yum Cha game, a call replays only the step that is new (the old
+    replay observed ~1,000 positions a call), and the key formats no line at all."""
     game = dimsum.make("yum_cha", players=3)
     state, rng = game.new_state(2), random.Random(2)
     for _ in range(1000):
         state.apply(rng.choice(state.legal_actions()))
         state.information_state_key(0)
-    calls = []
-    real = _views._step_line
+    calls = {"record": 0, "format": 0}
+    real_record, real_format = _views._step_record, _views._format_line
 
-    def counting(*args):
-        calls.append(1)
-        return real(*args)
+    def counting_record(*args):
+        calls["record"] += 1
+        return real_record(*args)
 
-    _views._step_line = counting
+    def counting_format(*args):
+        calls["format"] += 1
+        return real_format(*args)
+
+    _views._step_record, _views._format_line = counting_record, counting_format
     try:
         for _ in range(20):
             state.apply(rng.choice(state.legal_actions()))
-            state.information_state_string(0)
             state.information_state_key(0)
+        assert calls == {"record": 20, "format": 0}
+        state.information_state_string(0)
+        assert calls["record"] == 20 and calls["format"] > 0
     finally:
-        _views._step_line = real
-    assert len(calls) == 20
+        _views._step_record, _views._format_line = real_record, real_format
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_keys_agree_whichever_is_asked_first(name):
+    """A key reached through strings (lines formatted) and one reached directly are the same."""
+    game = dimsum.make(name, **profile(name).small)
+    for order in ("string first", "key first"):
+        _views._steps.clear()
+        _views._strings.clear()
+        keys = []
+        for state in _random_states(game, 9, 30):
+            if order == "string first":
+                state.information_state_string(0)
+            keys.append(state.information_state_key(0))
+        if order == "string first":
+            first = keys
+    assert keys == first

@@ -21,6 +21,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ._common import CHANCE, Outcome
 
 
@@ -40,9 +42,17 @@ def _package(game: Any) -> Any:
     return importlib.import_module(f"dimsum.games.{game.name}")
 
 
+_labels_of: "OrderedDict[int, Tuple[Any, dict]]" = OrderedDict()
+
+
 def _labels(game: Any) -> dict:
+    kept = _labels_of.get(id(game))
+    if kept is not None and kept[0] is game:
+        return kept[1]
     make_labels = getattr(_package(game), "observation_labels", None)
-    return make_labels(game.spec) if make_labels is not None else {}
+    labels = make_labels(game.spec) if make_labels is not None else {}
+    _remember(_labels_of, id(game), (game, labels), 64)
+    return labels
 
 
 def _slices(game: Any, obs: Any, only: Optional[Sequence[bool]] = None) -> List[str]:
@@ -72,6 +82,7 @@ class PlayerView:
     lines: Tuple[str, ...]
     start: bytes
     steps_before: int
+    key: int = 0  # information_state_key of the state it was made from (0: unknown, from the lines)
 
 
 class Reseeded:
@@ -135,10 +146,13 @@ def _entries(state: Any) -> List[Tuple[int, Optional[int]]]:
     return out
 
 
-def _step_line(game: Any, s: Any, action: int, ticks: Optional[int], player: int, n: int, before: Any) -> str:
-    """Plays step ``n`` (``action``, ``ticks``) on ``s`` (the replayed position, changed in place)
-    and returns its line of ``player``'s information state; ``before`` is player's observation
-    before it."""
+def _step_record(game: Any, s: Any, action: int, ticks: Optional[int], player: int, before: Any) -> Tuple[Any, Any]:
+    """Plays one step (``action``, ``ticks``) on ``s`` (the replayed position, changed in place)
+    and returns (what ``player`` saw of it, player's observation after it); ``before`` is player's
+    observation before it. What was seen is ``(who, changed)``: who acted (player's own action by
+    name) and, for each observation slice that changed, its index and its new values as float32
+    bytes (-0.0 made 0.0, as the text shows both as 0). It determines the step's line exactly, and
+    the line determines it: the information-state key folds it without formatting the line."""
     actor = s.current_player
     if action == -1 and ticks is not None:
         s.advance(ticks)
@@ -157,9 +171,46 @@ def _step_line(game: Any, s: Any, action: int, ticks: Optional[int], player: int
         if ticks is not None and action != -1:
             who += f" ({ticks} ticks)"
     after = s.observation(player)
-    changed = [bool((before[sl.start:sl.stop] != after[sl.start:sl.stop]).any()) for sl in game.observation_layout]
-    shown = "; ".join(_slices(game, after, changed)) or "nothing you see changed"
+    diff = np.flatnonzero(before != after)
+    changed: Tuple[Tuple[int, bytes], ...] = ()
+    if diff.size:
+        layout = game.observation_layout
+        values = (after + np.float32(0)).tobytes()  # one conversion; each slice is then a bytes slice
+        changed = tuple((i, values[4 * layout[i].start:4 * layout[i].stop])
+                        for i in sorted(set(_slice_owner(game)[diff].tolist())))
+    return (who, changed), after
+
+
+def _slice_owner(game: Any) -> Any:
+    """For each observation entry, the index of its slice (cached per game)."""
+    kept = _owners.get(id(game))
+    if kept is not None and kept[0] is game:
+        return kept[1]
+    owner = np.repeat(np.arange(len(game.observation_layout)),
+                      [sl.stop - sl.start for sl in game.observation_layout])
+    _remember(_owners, id(game), (game, owner), 64)
+    return owner
+
+
+def _format_line(game: Any, n: int, seen: Tuple[str, Tuple[Tuple[int, bytes], ...]]) -> str:
+    """Step ``n``'s line of the information state from what was seen (``_step_record``)."""
+    who, changed = seen
+    labels = _labels(game)
+    layout = game.observation_layout
+    shown = "; ".join(f"{layout[i].name}: {_slice_text(np.frombuffer(chunk, np.float32), labels.get(layout[i].name))}"
+                      for i, chunk in changed) or "nothing you see changed"
     return f"{n}. {who} | {shown}"
+
+
+def _fold_seen(key: int, seen: Tuple[str, Tuple[Tuple[int, bytes], ...]]) -> int:
+    who, changed = seen
+    # "S" marks a step (a root's lines fold as "L"); each changed slice: its index and length, then
+    # its values: an unambiguous encoding, so equal keys mean equal records
+    parts = [key.to_bytes(16, "little"), b"S", who.encode()]
+    for index, chunk in changed:
+        parts.append(b"\x00%d:%d:" % (index, len(chunk)))
+        parts.append(chunk)
+    return int.from_bytes(hashlib.blake2b(b"".join(parts), digest_size=16).digest(), "little")
 
 
 def _start_lines(game: Any, start: Any, player: int, how: str) -> List[str]:
@@ -186,18 +237,27 @@ _STRING_SEARCH = 256        # ancestors searched for a whole string before joini
 
 class _Step:
     """What is known of one history node under one root: the replayed position after it, its
-    depth (steps since the root), and per player its line and the key of the string up to it."""
+    depth (steps since the root), and per player what that player saw of the step (``seen``, see
+    _step_record), its line (formatted when a string asks for it) and the key up to it."""
 
-    __slots__ = ("node", "root", "depth", "position", "lines", "keys")
+    __slots__ = ("node", "root", "depth", "position", "seen", "lines", "keys")
 
     def __init__(self, node: Any, root: Any, depth: int, position: Any) -> None:
         self.node, self.root, self.depth, self.position = node, root, depth, position
+        self.seen: dict = {}
         self.lines: dict = {}
         self.keys: dict = {}
+
+    def line(self, game: Any, player: int) -> str:
+        line = self.lines.get(player)
+        if line is None:
+            line = self.lines[player] = _format_line(game, self.depth, self.seen[player])
+        return line
 
 
 _steps: "OrderedDict[Tuple[int, Any], _Step]" = OrderedDict()
 _strings: "OrderedDict[Tuple[int, Any, int], Tuple[Any, str]]" = OrderedDict()
+_owners: "OrderedDict[int, Tuple[Any, Any]]" = OrderedDict()
 _lock = threading.RLock()
 
 
@@ -207,15 +267,15 @@ def _root_key(root: Any) -> Any:
     return id(root) if isinstance(root, (PlayerView, Reseeded)) else root
 
 
-def _fold(key: int, line: str) -> int:
-    digest = hashlib.blake2b(key.to_bytes(16, "little") + line.encode(), digest_size=16).digest()
+def _fold_line(key: int, line: str) -> int:
+    digest = hashlib.blake2b(key.to_bytes(16, "little") + b"L" + line.encode(), digest_size=16).digest()
     return int.from_bytes(digest, "little")
 
 
-def _fold_all(lines: Sequence[str]) -> int:
+def _fold_lines(lines: Sequence[str]) -> int:
     key = 0
     for line in lines:
-        key = _fold(key, line)
+        key = _fold_line(key, line)
     return key
 
 
@@ -226,12 +286,15 @@ def _remember(table: "OrderedDict[Any, Any]", key: Any, value: Any, size: int) -
         table.popitem(last=False)
 
 
-_starts: "OrderedDict[Tuple[Any, int], Tuple[Any, Any, List[str], int]]" = OrderedDict()
+_starts: "OrderedDict[Tuple[Any, int], Tuple[Any, Any, List[str], int, int]]" = OrderedDict()
 
 
-def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int]:
+def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int, int]:
     """(root, the replayed position where replay begins, the lines before it, the number of the
-    first replayed step) for ``state``'s history; the lines are the PlayerView's for a resample."""
+    first replayed step, the key of those lines) for ``state``'s history. A root's own lines are
+    a seed's or an import's opening (their key folds the lines), or the lines a copy inherited
+    (a PlayerView, a Reseeded: their key is the key of the state they were copied from, so that
+    equal strings keep equal keys)."""
     game, root = state.game, state._history_root()
     if isinstance(root, PlayerView) and root.player != player:
         raise ValueError(
@@ -242,7 +305,8 @@ def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int]:
     if kept is not None and kept[0] is root and kept[1].game is game:
         return kept
     if isinstance(root, PlayerView):
-        found = (root, game.state_from_bytes(root.start), list(root.lines), root.steps_before + 1)
+        key = root.key or _fold_lines(root.lines)
+        found = (root, game.state_from_bytes(root.start), list(root.lines), root.steps_before + 1, key)
     elif isinstance(root, Reseeded):  # the original's lines up to the copy, then the copy's replay
         at = root.node
         if at is None and root.steps_before:  # unpickled: find the copy point on the rebuilt chain
@@ -252,14 +316,17 @@ def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int]:
                 chain.append(node)
                 node = node[0]
             at = chain[len(chain) - root.steps_before]
-        head = information_state_string(_At(game, root.base, at), player).split("\n")
-        found = (root, game.state_from_bytes(root.start), head, root.steps_before + 1)
+        point = _At(game, root.base, at)
+        head = information_state_string(point, player).split("\n")
+        found = (root, game.state_from_bytes(root.start), head, root.steps_before + 1,
+                 information_state_key(point, player))
     else:
         if isinstance(root, int):
             start, how = game.new_state(root), f"from the deal of seed {root}"
         else:
             start, how = game.state_from_bytes(root), "from an imported position"
-        found = (root, start, _start_lines(game, start, player, how), 1)
+        head = _start_lines(game, start, player, how)
+        found = (root, start, head, 1, _fold_lines(head))
     _remember(_starts, cache_key, found, _STRING_CACHE_SIZE)
     return found
 
@@ -276,25 +343,25 @@ def _cached(node: Any, rkey: Any) -> Optional[_Step]:
     return entry
 
 
-def _replay_to(state: Any, player: int) -> Tuple[Any, List[str], int]:
-    """Makes sure every step of ``state``'s history after the root's own lines has ``player``'s line
-    in the cache (replaying only the steps no earlier call has); returns (the root's cache key, the
-    root's lines, the number of steps they cover)."""
+def _replay_to(state: Any, player: int) -> Tuple[Any, List[str], int, int]:
+    """Makes sure every step of ``state``'s history after the root's own lines has what ``player``
+    saw of it in the cache (replaying only the steps no earlier call has); returns (the root's
+    cache key, the root's lines, the number of steps they cover, their key)."""
     game = state.game
     rkey = _root_key(state._history_root())
-    root, start, head, first = _start(state, player)
+    root, start, head, first, head_key = _start(state, player)
     skip = first - 1  # steps covered by the root's lines (a resample's PlayerView)
     pending: List[Any] = []
     node, known = state._history_node(), None
-    while node is not None:  # back to the newest node this player's line is known for
+    while node is not None:  # back to the newest node this player's record is known for
         entry = _cached(node, rkey)
-        if entry is not None and (player in entry.lines or entry.depth <= skip):
+        if entry is not None and player in entry.seen:
             known = entry
             break
         pending.append(node)
         node = node[0]
     if not pending:
-        return rkey, head, skip
+        return rkey, head, skip, head_key
     pending.reverse()
     if known is None:
         depth, position = 0, start
@@ -307,28 +374,33 @@ def _replay_to(state: Any, player: int) -> Tuple[Any, List[str], int]:
     for node in pending:
         depth += 1
         action, ticks = _node_entry(node)
-        line = _step_line(game, replay, action, ticks, player, depth, before)
+        seen, before = _step_record(game, replay, action, ticks, player, before)
         entry = _cached(node, rkey)
         if entry is None:
             entry = _Step(node, root, depth, replay.clone())
         _remember(_steps, (id(node), rkey), entry, _STEP_CACHE_SIZE)
-        entry.lines[player] = line
-        before = replay.observation(player)
-    return rkey, head, skip
+        entry.seen[player] = seen
+    return rkey, head, skip, head_key
 
 
-def _replayed_string(state: Any, player: int) -> str:
-    """The information state replayed from the root, line by line (no cache): the reference the
-    cache must agree with, and what is used if the cache lost a node of this history."""
-    root, start, head, first = _start(state, player)
+def _replayed(state: Any, player: int) -> Tuple[List[str], int]:
+    """The information state replayed from the root, with no cache: its lines and its key. The
+    reference the cache must agree with, and what is used if the cache lost a node of this
+    history."""
+    root, start, head, first, key = _start(state, player)
     entries = _entries(state)[first - 1:]
     replay = start.clone()
     before = replay.observation(player)
     lines = list(head)
     for n, (action, ticks) in enumerate(entries, first):
-        lines.append(_step_line(state.game, replay, action, ticks, player, n, before))
-        before = replay.observation(player)
-    return "\n".join(lines)
+        seen, before = _step_record(state.game, replay, action, ticks, player, before)
+        lines.append(_format_line(state.game, n, seen))
+        key = _fold_seen(key, seen)
+    return lines, key
+
+
+def _replayed_string(state: Any, player: int) -> str:
+    return "\n".join(_replayed(state, player)[0])
 
 
 def _walk(state: Any, rkey: Any, skip: int, stop: Any) -> Optional[Tuple[List[_Step], Any]]:
@@ -355,7 +427,7 @@ def information_state_string(state: Any, player: int) -> str:
     if state._history_root() is None:  # unpickled without its root: the views begin here
         return "\n".join(_start_lines(state.game, state.clone(), player, "from this position; earlier play unknown"))
     with _lock:
-        rkey, head, skip = _replay_to(state, player)
+        rkey, head, skip, _ = _replay_to(state, player)
 
         def kept_string(entry: _Step, walked: int) -> Optional[str]:
             if walked >= _STRING_SEARCH:
@@ -367,7 +439,7 @@ def information_state_string(state: Any, player: int) -> str:
         if walked is None:
             return _replayed_string(state, player)
         steps, prefix = walked
-        lines = [entry.lines[player] for entry in reversed(steps)]
+        lines = [entry.line(state.game, player) for entry in reversed(steps)]
         text = "\n".join(([prefix] if prefix is not None else head) + lines)
         newest = state._history_node()
         if newest is not None:
@@ -376,20 +448,23 @@ def information_state_string(state: Any, player: int) -> str:
 
 
 def information_state_key(state: Any, player: int) -> int:
-    """A 128-bit key of ``information_state_string(state, player)``: a hash folded line by line,
-    kept along the history, so equal strings give equal keys and a call costs O(1) after the first."""
+    """A 128-bit key of ``information_state_string(state, player)``, equal for two states exactly
+    when their strings are: the root's lines folded one by one, then each step's record (who acted
+    and the new values of the slices that changed, which determine the step's line and are
+    determined by it), kept along the history so that a call costs O(1) after the first and never
+    formats a line."""
     if state._history_root() is None:
-        return _fold_all(information_state_string(state, player).split("\n"))
+        return _fold_lines(information_state_string(state, player).split("\n"))
     with _lock:
-        rkey, head, skip = _replay_to(state, player)
+        rkey, head, skip, head_key = _replay_to(state, player)
         walked = _walk(state, rkey, skip, lambda entry, _: entry.keys.get(player))
         if walked is None:
-            return _fold_all(_replayed_string(state, player).split("\n"))
+            return _replayed(state, player)[1]
         steps, key = walked
         if key is None:
-            key = _fold_all(head)
+            key = head_key
         for entry in reversed(steps):
-            key = _fold(key, entry.lines[player])
+            key = _fold_seen(key, entry.seen[player])
             entry.keys[player] = key
         return key
 
@@ -419,7 +494,8 @@ def finish_resample(original: Any, resampled: Any, player: int, seed: int) -> Tu
         if history is not None:
             return history, root
     lines = information_state_string(original, player).split("\n")
-    return None, PlayerView(player, tuple(lines), resampled.to_bytes(), len(_entries(original)))
+    return None, PlayerView(player, tuple(lines), resampled.to_bytes(), len(_entries(original)),
+                            information_state_key(original, player))
 
 
 def _position(state: Any) -> dict:
