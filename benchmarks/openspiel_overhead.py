@@ -20,6 +20,8 @@ import pyspiel
 import dimsum
 import dimsum.openspiel as dos
 
+from .workloads import dimsum_random_step
+
 # Configurations whose random games are a few hundred steps (as tests/test_openspiel.py).
 CONFIGS = {
     "yum_cha": dict(players=4, rounds=1, max_turns_per_round=50),
@@ -35,11 +37,7 @@ def record_games(name: str, games: int) -> list:
     for seed in range(games):
         rng, state = random.Random(seed), game.new_state(0)
         while not state.is_terminal:
-            if state.is_chance_node:
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply(rng.choices(outcomes, probs)[0])
-            else:
-                state.apply(rng.choice(state.legal_actions()))
+            dimsum_random_step(state, rng)
         records.append(state.history)
     return records
 

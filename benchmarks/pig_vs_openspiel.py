@@ -53,7 +53,7 @@ from typing import Callable, Dict, List, Tuple
 import dimsum
 from dimsum import bots
 
-from .workloads import openspiel_random_step
+from .workloads import dimsum_random_step, openspiel_random_step
 
 DIMSUM_C = 0.5                  # dimsum's ismcts c (rewards in [0, 1])
 OPENSPIEL_C = 2 * DIMSUM_C      # the same exploration on pig's returns in [-1, 1]
@@ -79,11 +79,7 @@ def dimsum_steps(game, seeds: List[int]) -> int:
         rng = random.Random(seed)
         state = game.new_state(seed)
         while not state.is_terminal:
-            if state.is_chance_node:
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply(rng.choices(outcomes, probs)[0])
-            else:
-                state.apply(rng.choice(state.legal_actions()))
+            dimsum_random_step(state, rng)
             steps += 1
     return steps
 

@@ -30,6 +30,16 @@ def openspiel_random_step(state, rng: random.Random, observe: bool = False) -> b
     return True
 
 
+def dimsum_random_step(state, rng: random.Random) -> None:
+    """openspiel_random_step's twin on a dimsum state: at a chance node (explicit mode) an outcome
+    drawn with its probability, else a uniformly random legal action."""
+    if state.is_chance_node:
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply(rng.choices(outcomes, probs)[0])
+    else:
+        state.apply(rng.choice(state.legal_actions()))
+
+
 def python_random_game(game, seed: int, observe: bool = False) -> int:
     """One whole random game driven from Python through the per-move API; returns its length.
 

@@ -102,7 +102,7 @@ class ReferenceGame:
 
     def _blank_state(self, rng: Rng) -> "ReferenceState":
         """The game's State drawing from ``rng``, its other attributes to be set from fields."""
-        raise NotImplementedError
+        raise NotImplementedError  # each game that uses the default _state_from_fields provides it
 
     def __repr__(self) -> str:
         return f"dimsum.reference.{self.name}.Game({self.config.options})"
