@@ -61,7 +61,9 @@ class Table:
 
     def picture(self) -> str:
         """The SVG picture of the seat's view (hidden cards face down)."""
-        return str(self.state.to_svg(player=self.seat, names=self.names))
+        from ..render import to_svg
+
+        return to_svg(self.state, self.seat, self.names)
 
     def record(self) -> str:
         """The finished game as a dimsum record (JSON); ValueError while it runs (the record holds the
