@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from dimsum.render import to_svg
 from dimsum.testing import profile
 from llm_fakes import listed_moves
 from needs import need_module
+import processes
 
 GAME_OVER = "The game is over:"
 
@@ -230,7 +232,7 @@ def test_a_whole_game_of_each_game_through_the_sdk_client():
     run_client(body)
 
 
-def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_clearly():
+def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_and_arguments_clearly():
     async def body(call):
         is_error, text = await call("list_games")
         games = json.loads(text)
@@ -240,6 +242,8 @@ def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_clearl
         assert (await call("rules", game="yum_cha"))[1] == dimsum.llm.rules_summary("yum_cha")
         is_error, text = await call("rules", game="go")
         assert is_error and text.endswith("unknown game 'go'; the games are " + ", ".join(dimsum.games()))
+        is_error, text = await call("start_game", game="pig", players=3)  # not an argument: options={"players": 3}
+        assert is_error and "players" in text and "Extra inputs are not permitted" in text
         is_error, text = await call("start_game", game="pig", seed=3, bots="heuristic")
         assert not is_error
         is_error, text = await call("play_move", session="g1", move="roll the die")
@@ -261,15 +265,15 @@ def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_clearl
     assert sorted(out["tools"]) == ["end_game", "get_picture", "get_record", "list_games", "observe",
                                     "play_move", "rules", "start_game"]
     assert "At most 1 games are open" in out["tools"]["start_game"].description
+    assert out["tools"]["start_game"].input_schema["additionalProperties"] is False
 
 
 def test_the_mcp_command_without_the_sdk_says_what_to_install(tmp_path):
     """A stand-in package named mcp that fails to import: the command explains, exit code 2."""
-    import subprocess
-
     (tmp_path / "mcp").mkdir()
     (tmp_path / "mcp" / "__init__.py").write_text("raise ImportError('no SDK here')\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(Path(dimsum.__file__).resolve().parents[1])]))
-    done = subprocess.run([sys.executable, "-m", "dimsum", "mcp"], env=env, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL, start_new_session=True)
+    done = processes.run([sys.executable, "-m", "dimsum", "mcp"], env=env, capture_output=True, text=True,
+                         timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and 'pip install "dimsum-games[mcp]"' in done.stderr
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Callable, Dict, Optional, TypeVar
+from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from .table import MAX_MOVES, MAX_SESSIONS, Tables
 
@@ -34,22 +34,11 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
     from ..llm import rules_summary
 
     tables = Tables(max_sessions, max_moves)
-    # WARNING: the SDK logs every refused move at INFO on stderr, which a client shows as noise
-    server = MCPServer("dimsum", instructions=INSTRUCTIONS, version=dimsum.__version__, log_level="WARNING")
+    tools: List[Any] = []
 
     def tool(fn: F) -> F:
-        """Registers ``fn`` as a tool whose bad input is a tool error with the message, not a crash."""
-        from mcp.server.mcpserver.exceptions import ToolError
-
-        @functools.wraps(fn)
-        def run(*args: Any, **kwargs: Any) -> str:
-            try:
-                return fn(*args, **kwargs)
-            except (ValueError, TypeError) as e:
-                raise ToolError(str(e)) from None
-
-        description = " ".join((fn.__doc__ or "").split()).format(max_sessions=max_sessions, max_moves=max_moves)
-        server.add_tool(run, name=fn.__name__, description=description, structured_output=False)
+        """Makes ``fn`` a tool whose bad input is a tool error with the message, not a crash."""
+        tools.append(_strict_tool(fn, max_sessions=max_sessions, max_moves=max_moves))
         return fn
 
     @tool
@@ -111,8 +100,35 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
         return (f"session {session} ended ({result}); {table.moves} moves, {table.invalid} invalid; "
                 f"{len(tables.sessions())} of {tables.max_sessions} sessions open")
 
+    # WARNING: the SDK logs every refused move at INFO on stderr, which a client shows as noise
+    server = MCPServer("dimsum", instructions=INSTRUCTIONS, version=dimsum.__version__, log_level="WARNING",
+                       tools=tools)
     server.tables = tables  # type: ignore[attr-defined]
     return server
+
+
+def _strict_tool(fn: Callable[..., str], **limits: int) -> Any:
+    """The SDK tool of ``fn``: its docstring (with ``limits`` filled in) describes it; a ValueError or
+    TypeError it raises is a tool error with its message; an argument it does not take is refused
+    (the SDK's default drops it silently, and an agent would never learn its mistake)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.tools import Tool
+    from pydantic import ConfigDict
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> str:
+        try:
+            return fn(*args, **kwargs)
+        except (ValueError, TypeError) as e:
+            raise ToolError(str(e)) from None
+
+    description = " ".join((fn.__doc__ or "").split()).format(**limits)
+    made = Tool.from_function(run, name=fn.__name__, description=description, structured_output=False)
+    loose = made.fn_metadata.arg_model
+    made.fn_metadata.arg_model = type(loose.__name__, (loose,), {
+        "model_config": ConfigDict(**{**loose.model_config, "extra": "forbid"}), "__module__": loose.__module__})
+    made.parameters["additionalProperties"] = False
+    return made
 
 
 def _game_entry(name: str) -> Dict[str, Any]:
