@@ -69,6 +69,34 @@ def test_the_bots_play_on_copies_whose_future_is_redrawn():
     assert replay.field("rng") not in seen
 
 
+def test_two_calls_on_one_session_at_once_take_turns():
+    """The SDK runs tools on threads: a move sent while the bots are still moving waits for them
+    (it is never read against a bot's turn, and the table never changes under a thinking bot)."""
+    import threading
+    import time
+
+    unchanged = []
+
+    class Slow:
+        table = None
+
+        def act(self, state):
+            before = self.table.state.to_bytes() if self.table else None
+            time.sleep(0.05)
+            unchanged.append(self.table is None or self.table.state.to_bytes() == before)
+            return 1  # hold
+
+    slow = Slow()
+    table = Table("t", dimsum.make("pig"), 0, 3, {1: slow}, ["slow", "agent"], None)
+    slow.table = table
+    threads = [threading.Thread(target=table.play, args=("hold",)) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert unchanged == [True] * 3 and table.state.history == [1] * 6 and table.invalid == 0
+
+
 def test_the_same_seed_and_moves_give_the_same_game():
     records = []
     for _ in range(2):

@@ -43,11 +43,16 @@ class Table:
         self.invalid = 0  # play_move calls refused: no parse, ambiguous, or illegal
         self.events: List[str] = []  # what the table announced since the agent's last move
         self.broken: Optional[str] = None  # why the game cannot go on (a bot failed)
+        self.lock = threading.RLock()  # two calls on one session at once (tools run on threads) take turns
         self._run_bots()
 
     # ---- what the agent sees ------------------------------------------------------------------
     def observe(self, legal: bool = True) -> str:
         """The seat's view as text, the moves announced since the agent's last move, the counts."""
+        with self.lock:
+            return self._observe(legal)
+
+    def _observe(self, legal: bool) -> str:
         lines = [f"session {self.session}: {self._seats()}; seed {self.seed}; "
                  f"moves {self.moves} of at most {self.max_moves}, {self.invalid} invalid"]
         if self.move_ticks is not None:
@@ -63,11 +68,16 @@ class Table:
         """The SVG picture of the seat's view (hidden cards face down)."""
         from ..render import to_svg
 
-        return to_svg(self.state, self.seat, self.names)
+        with self.lock:
+            return to_svg(self.state, self.seat, self.names)
 
     def record(self) -> str:
         """The finished game as a dimsum record (JSON); ValueError while it runs (the record holds the
         seed, which tells the deck's order and every future draw)."""
+        with self.lock:
+            return self._record()
+
+    def _record(self) -> str:
         from ..records import Record
 
         if not self.state.is_terminal:
@@ -84,6 +94,10 @@ class Table:
         """Plays the agent's ``move`` (a legal move's name or id, strictly read: dimsum.llm.parse_move),
         lets the bots move until the agent's next turn, and returns the new view. A refused move is
         a ValueError saying why (counted in ``invalid``), the game unchanged."""
+        with self.lock:
+            return self._play(move, legal)
+
+    def _play(self, move: str, legal: bool) -> str:
         if self.broken:
             raise ValueError(f"the game cannot go on: {self.broken}; end it with end_game")
         if self.state.is_terminal:
@@ -100,7 +114,7 @@ class Table:
         self.events = []
         self._apply(action, self.seat, self.move_ticks)
         self._run_bots()
-        return self.observe(legal)
+        return self._observe(legal)
 
     def _apply(self, action: int, actor: int, ticks: Optional[int]) -> None:
         name = self.state.action_name(action)
