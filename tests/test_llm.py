@@ -84,6 +84,10 @@ def test_parse_refuses_a_reply_that_is_not_a_str_a_long_one_and_a_finished_game(
         state.apply(state.legal_actions()[-1])
     with pytest.raises(llm.ReplyError, match="the game is over"):
         llm.parse_move(state, "hold")
+    chance = dimsum.make("pig", chance="explicit").new_state(1)
+    chance.apply(0)
+    with pytest.raises(llm.ReplyError, match="chance is to move here"):
+        llm.parse_move(chance, "roll 3")
 
 
 # ---- rules summaries, the view and the prompt ---------------------------------------------------

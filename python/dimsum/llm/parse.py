@@ -63,6 +63,8 @@ def parse_move(state: Any, reply: Any) -> int:
         raise TypeError(f"a reply is a str (a move's name or id), got {type(reply).__name__}")
     if state.is_terminal:
         raise ReplyError("unparsed", "the game is over: no move can be played")
+    if state.is_chance_node:
+        raise ReplyError("unparsed", "chance is to move here, not a player: no move can be played")
     if len(reply) > MAX_REPLY_CHARS:
         raise ReplyError("unparsed", f"the reply has {len(reply)} characters; a move is its name or id "
                                      f"alone (at most {MAX_REPLY_CHARS} characters)")

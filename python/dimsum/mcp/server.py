@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, TypeVar
 from .table import MAX_MOVES, MAX_SESSIONS, Tables
 
 INSTRUCTIONS = """\
-dimsum's tabletop games (Yum Cha, Nice Buns, Dim Sum Jam, Pig) against bots. list_games shows the
+dimsum's tabletop games ({titles}) against bots. list_games shows the
 games and their options; rules gives a game's rules in brief; start_game seats you and returns a
 session id and your view; play_move plays a move by its exact name (or id) as listed, the bots then
 move until your next turn; observe shows your view again; get_picture draws it (SVG); get_record
@@ -100,9 +100,10 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
         return (f"session {session} ended ({result}); {table.moves} moves, {table.invalid} invalid; "
                 f"{len(tables.sessions())} of {tables.max_sessions} sessions open")
 
+    titles = ", ".join(dimsum.game_info(name).title for name in dimsum.games())
     # WARNING: the SDK logs every refused move at INFO on stderr, which a client shows as noise
-    server = MCPServer("dimsum", instructions=INSTRUCTIONS, version=dimsum.__version__, log_level="WARNING",
-                       tools=tools)
+    server = MCPServer("dimsum", instructions=INSTRUCTIONS.format(titles=titles), version=dimsum.__version__,
+                       log_level="WARNING", tools=tools)
     server.tables = tables  # type: ignore[attr-defined]
     return server
 
