@@ -34,7 +34,7 @@ def test_parse_folds_runs_of_spaces_inside_a_name():
 
 
 @pytest.mark.parametrize("reply", ["hold.", "I hold", "hold please", "hol", "h", "roll hold", "1 hold",
-                                   "-1", "1.0", "one", "", "   ", '"hold', "１"])
+                                   "-1", "+1", "01", "1.0", "one", "", "   ", '"hold', "１"])
 def test_parse_refuses_what_is_not_exactly_one_move(reply):
     state = pig_state()
     with pytest.raises(llm.ReplyError) as info:

@@ -2,9 +2,9 @@
 
 A reply names a move in one of two ways, and only these: the move's exact name as the engine
 writes it (``state.action_name``), ignoring case and runs of spaces, or its action id as a
-decimal integer. Surrounding white space and one pair of matching quotes or backticks around the
-whole reply are dropped; nothing else is: no prefix, no sentence around the move, no trailing
-full stop. A reply that could mean two legal moves (a legal move named like another's id, two
+decimal integer (ASCII digits, no sign, no leading zero). Surrounding white space and one pair
+of matching quotes or backticks around the whole reply are dropped; nothing else is: no prefix,
+no sentence around the move, no trailing full stop. A reply that could mean two legal moves (a legal move named like another's id, two
 names alike but for case) is refused rather than guessed. What is refused says why and what is
 allowed, so that a harness can hand the message back to the model.
 """
@@ -74,7 +74,7 @@ def parse_move(state: Any, reply: Any) -> int:
     for action, name in legal:
         by_name.setdefault(normalize(name), []).append(action)
     candidates = set(by_name.get(normalize(text), []))
-    if text.isdigit() and text.isascii():
+    if _is_id(text):
         candidates |= {action for action, _ in legal if action == int(text)}
     if len(candidates) == 1:
         return candidates.pop()
@@ -91,7 +91,7 @@ def _not_legal(state: Any, text: str, legal: List[Tuple[int, str]]) -> ReplyErro
     if not text:
         return ReplyError("unparsed", f"the reply is empty; {allowed}")
     action = None
-    if text.isdigit() and text.isascii() and int(text) < state.game.num_actions:
+    if _is_id(text) and int(text) < state.game.num_actions:
         action = int(text)
     else:
         try:
@@ -100,6 +100,11 @@ def _not_legal(state: Any, text: str, legal: List[Tuple[int, str]]) -> ReplyErro
             return ReplyError("unparsed", f"{_short(text)} is not a move of {state.game.name} ({e}); {allowed}")
     return IllegalReply(f"{state.action_name(action)!r} (id {action}) is not legal now; {allowed} "
                         f"({len(legal)} legal: {_some(legal)})")
+
+
+def _is_id(text: str) -> bool:
+    """An action id as written by ``str(int)``: ASCII digits, no sign, no leading zero."""
+    return text.isascii() and text.isdigit() and text == str(int(text))
 
 
 def _short(text: str, limit: int = 80) -> str:
