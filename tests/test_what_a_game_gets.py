@@ -19,6 +19,7 @@ import dimsum.bots
 import dimsum.reference
 from dimsum._common import GameInfo
 from dimsum.testing import first_chance_node, profile
+from llm_fakes import ScriptedModel
 from needs import need_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +60,10 @@ def test_both_chance_modes_and_the_batch_engines(name):
     env.step(env.sample_actions(0))
 
 
+# what a kind needs to be made here: a small budget, or (llm) a model, scripted (tests/llm_fakes.py)
+BOT_PARAMS = {"ismcts": {"simulations": 10}, "llm": {"model": ScriptedModel()}}
+
+
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("kind", dimsum.bots.kinds())
 def test_every_bot_kind(name, kind):
@@ -66,7 +71,7 @@ def test_every_bot_kind(name, kind):
     the random policy for "heuristic")."""
     game = short_game(name)
     state = game.new_state(3)
-    params = {"simulations": 10} if kind == "ismcts" else {}
+    params = BOT_PARAMS.get(kind, {})
     assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
 
 

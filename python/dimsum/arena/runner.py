@@ -43,7 +43,9 @@ BEACON: Optional[Any] = None
 @dataclass(frozen=True)
 class GameResult:
     """One finished game. ``lineup``: the bot index in each seat; ``winners``: seats, from
-    ``state.outcome``; ``record``: the game as a ``dimsum.records.Record`` JSON object, when asked."""
+    ``state.outcome``; ``record``: the game as a ``dimsum.records.Record`` JSON object, when asked;
+    ``replies``: per seat, the model replies its bot read and how many were invalid, for bots that
+    count them (``replies`` and ``invalid_replies`` attributes: the llm bot), None when no seat's does."""
 
     index: int
     round: int
@@ -54,6 +56,7 @@ class GameResult:
     reason: str
     length: int
     record: Optional[Dict[str, Any]] = None
+    replies: Optional[Tuple[Tuple[int, int], ...]] = None
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,8 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
     timer = timer if timer is not None else MoveTimer(None)
     state = game.new_state(seed)
     step = 0
+    counted = [hasattr(bot, "invalid_replies") for bot in seats]  # bots that count their model's replies
+    replies = [[0, 0] for _ in seats]
     while not state.is_terminal:
         seat = state.current_player
         # the copy's future is reseeded (through splitmix64 in the engine, so neighbouring seeds
@@ -149,6 +154,7 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         failed = None
         if BEACON is not None:
             BEACON.moving(index, seat, step)
+        before = (seats[seat].replies, seats[seat].invalid_replies) if counted[seat] else (0, 0)
         try:
             with timer:
                 action = seats[seat].act(view)
@@ -166,6 +172,9 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
                     failed = f"it returned {action!r:.80}, which the rules refuse: {e}"
         if BEACON is not None:
             BEACON.idle()
+        if counted[seat]:  # the move's own replies (a bot object may play several seats and games)
+            replies[seat][0] += seats[seat].replies - before[0]
+            replies[seat][1] += seats[seat].invalid_replies - before[1]
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
@@ -176,4 +185,5 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
 
         saved = Record.of(state, seed, [entrants[b].name for b in lineup]).to_json()
     return GameResult(index, schedule.round_of(index), seed, tuple(lineup), tuple(float(r) for r in state.returns()),
-                      tuple(int(w) for w in out.winners), out.reason, step, saved)
+                      tuple(int(w) for w in out.winners), out.reason, step, saved,
+                      tuple((r, i) for r, i in replies) if any(counted) else None)
