@@ -100,16 +100,21 @@ def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
     """Plays ``task.indices`` in order, yielding each game as it ends; a bot failure is the last."""
     import dimsum
 
+    from ..protocol import close_all
+
     game = dimsum.make(task.game, **task.options)
     makers = [entrant.maker(game) for entrant in task.entrants]
-    with move_timer(task.move_seconds) as timer:
-        for index in task.indices:
-            if STOP is not None and STOP.is_set():
-                raise KeyboardInterrupt("the arena was interrupted")
-            outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
-            yield outcome
-            if isinstance(outcome, BotFailure):
-                return
+    try:
+        with move_timer(task.move_seconds) as timer:
+            for index in task.indices:
+                if STOP is not None and STOP.is_set():
+                    raise KeyboardInterrupt("the arena was interrupted")
+                outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
+                yield outcome
+                if isinstance(outcome, BotFailure):
+                    return
+    finally:  # external bots' programs live for a chunk: ended and waited for here, whatever happened
+        close_all()
 
 
 def play_chunk(task: Task) -> Chunk:
@@ -124,6 +129,16 @@ def play_chunk(task: Task) -> Chunk:
     except KeyboardInterrupt:
         return Chunk(results, None, True)
     return Chunk(results, None)
+
+
+def tell_game_over(bots: List[Any], state: Any) -> None:
+    """Calls ``game_over(state)`` once on each bot that has it (an external bot tells its program the
+    outcome and keeps it for the next game; docs/PROTOCOL.md)."""
+    told = set()
+    for bot in bots:
+        if id(bot) not in told and callable(getattr(bot, "game_over", None)):
+            told.add(id(bot))
+            bot.game_over(state)
 
 
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
@@ -169,6 +184,7 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
+    tell_game_over(seats, state)
     out = state.outcome
     saved = None
     if record:

@@ -143,3 +143,4 @@ def parse_list(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
+register("external", __import__("dimsum.bots.external", fromlist=["ExternalBot"]).ExternalBot)  # docs/PROTOCOL.md

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .. import CHANCE
+from ..arena.runner import tell_game_over
 from ..records import Record
 from ..reference.rng import Rng, derive_seed
 from . import realtime
@@ -73,6 +74,7 @@ class Session:
             return self._leave(Quit("Interrupted: you left the game.", 130))
         except Quit as q:
             return self._leave(q)
+        tell_game_over(list(self.bots.values()), self.state)
         self._save_record()
         self.terminal.screen(self._result_screen())
         return 0
