@@ -44,6 +44,7 @@ for line in sys.stdin:
         on_act(line)
     elif kind == "quit":
         on_quit()
+on_quit()  # the end of input is a quit too
 '''
 
 HELLO = '{"type": "hello", "protocol": 1, "name": "test bot", "want": []}'
@@ -56,7 +57,7 @@ BEHAVIOURS = {
     "illegal": "def on_act(line): say({'type': 'action', 'action': 1000000})",
     "bad_name": "def on_act(line): say({'type': 'action', 'action': 'no such move'})",
     "long_line": "def on_act(line):\n    sys.stdout.write('x' * (3 << 20)); sys.stdout.flush(); time.sleep(1000)",
-    "slow": "def on_act(line):\n    time.sleep(0.2); say({'type': 'action', 'action': first_legal(line)})",
+    "slow": "def on_act(line):\n    time.sleep(0.05); say({'type': 'action', 'action': first_legal(line)})",
 }
 
 
