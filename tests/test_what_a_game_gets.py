@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 import dimsum
 import dimsum.arena
 import dimsum.bots
+import dimsum.protocol
 import dimsum.reference
 from dimsum._common import GameInfo
 from dimsum.testing import first_chance_node, profile
@@ -63,11 +65,17 @@ def test_both_chance_modes_and_the_batch_engines(name):
 @pytest.mark.parametrize("kind", dimsum.bots.kinds())
 def test_every_bot_kind(name, kind):
     """tests/test_bots.py: a legal action from every kind (a game without its own heuristic gets
-    the random policy for "heuristic")."""
+    the random policy for "heuristic"); the external kind (tests/test_protocol*.py) plays the
+    example protocol bot, the heuristic through the protocol."""
     game = short_game(name)
     state = game.new_state(3)
     params = {"simulations": 10} if kind == "ismcts" else {}
-    assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    if kind == "external":
+        params = {"command": [sys.executable, str(ROOT / "examples" / "protocol_bot.py")]}
+    try:
+        assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    finally:
+        dimsum.protocol.close_all()
 
 
 @pytest.mark.parametrize("name", GAMES)
