@@ -5,13 +5,19 @@ holds nothing the seat may not know) and runs dimsum's heuristic on it. The heur
 its seat's view, so with the seed of each new_game it chooses exactly what the in-process heuristic
 chooses (tests/test_protocol_arena.py checks it game for game).
 
-    python -m dimsum arena --game nice_buns --bots "external:command=python examples/protocol_bot.py,heuristic"
+    python examples/protocol_bot.py --serve      # the bot itself: protocol on stdin and stdout
+    python examples/protocol_bot.py              # a short tournament: this bot, through the
+                                                 # protocol, against the in-process heuristic
+    python -m dimsum arena --game nice_buns --bots "external:command=python examples/protocol_bot.py --serve,heuristic"
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Optional
 
+import dimsum
+import dimsum.arena
 import dimsum.bots
 from dimsum.protocol import NewGame, View, run_bot
 
@@ -32,7 +38,23 @@ class HeuristicThroughProtocol:
         return self.bot.act(self.game.state_from_bytes(view.determinization))
 
 
-if __name__ == "__main__":
+def serve() -> int:
     player = HeuristicThroughProtocol()
-    raise SystemExit(run_bot(player.choose, name="heuristic through the protocol", want=["determinization"],
-                             new_game=player.new_game))
+    return run_bot(player.choose, name="heuristic through the protocol", want=["determinization"],
+                   new_game=player.new_game)
+
+
+def demo() -> None:
+    """This file as an external bot (the heuristic through the protocol) against the heuristic in
+    this process, four games of Nice Buns; prints the table."""
+    command = [sys.executable, __file__, "--serve"]
+    game = dimsum.make("nice_buns", players=2)
+    results = dimsum.arena.run(game, [("external", {"command": command}), "heuristic"], games=4, seed=1,
+                               progress=False)
+    print(results.table())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--serve"]:
+        raise SystemExit(serve())
+    demo()

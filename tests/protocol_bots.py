@@ -12,7 +12,7 @@ from needs import need
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCE = ROOT / "examples" / "protocol_bot.c"
-PYTHON_BOT = [sys.executable, str(ROOT / "examples" / "protocol_bot.py")]
+PYTHON_BOT = [sys.executable, str(ROOT / "examples" / "protocol_bot.py"), "--serve"]
 
 
 def build_c_bot(directory: Path) -> Path:

@@ -71,7 +71,7 @@ def test_every_bot_kind(name, kind):
     state = game.new_state(3)
     params = {"simulations": 10} if kind == "ismcts" else {}
     if kind == "external":
-        params = {"command": [sys.executable, str(ROOT / "examples" / "protocol_bot.py")]}
+        params = {"command": [sys.executable, str(ROOT / "examples" / "protocol_bot.py"), "--serve"]}
     try:
         assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
     finally:
