@@ -82,3 +82,29 @@ def test_one_process_serves_every_game_of_a_chunk_each_with_its_own_seed(tmp_pat
     assert kinds.count("quit") == 1 and kinds[-1] == "quit"
     assert len({m["seed"] for m in messages if m["type"] == "new_game"}) == 6
     assert len(results.games) == 6
+
+
+class Counting:
+    """A bot object that counts the game_over calls it gets (and can fail in one)."""
+
+    def __init__(self, fail=False):
+        self.ends, self.fail = [], fail
+
+    def act(self, state):
+        return state.legal_actions()[0]
+
+    def game_over(self, state):
+        self.ends.append(state.is_terminal)
+        if self.fail:
+            raise RuntimeError("cannot count")
+
+
+def test_the_arena_tells_each_bot_once_per_game_that_it_ended():
+    """The hook the external bot uses: game_over(final state), once per bot object even when it
+    holds two seats; a bot whose game_over raises is a failing bot, named."""
+    game = dimsum.make("nice_buns", players=3)
+    bot = Counting()
+    results = dimsum.arena.run(game, [bot, "random"], games=6, seed=2, progress=False)
+    assert bot.ends == [True] * len(results.games) == [True] * 6
+    with pytest.raises(dimsum.arena.ArenaError, match=r"failed in game 0 .*game_over\(\) raised RuntimeError: cannot count"):
+        dimsum.arena.run(game, [Counting(fail=True), "random"], games=6, seed=2, progress=False)

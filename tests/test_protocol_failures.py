@@ -127,3 +127,16 @@ def test_ctrl_c_in_the_arena_ends_every_bot_process(tmp_path, pids, workers):
     while not all(gone(pid) for pid in pids()) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(gone(pid) for pid in pids())
+
+
+def test_at_the_table_a_breaking_bot_stops_the_game_with_a_message(tmp_path, pids):
+    """Seed 1 of Nice Buns for two: seat 1, the bot, moves first."""
+    record = tmp_path / "game.json"
+    spec = "external:command=" + " ".join(script(tmp_path, "crash"))
+    run = processes.run([sys.executable, "-m", "dimsum", "play", "nice_buns", "--players", "2", "--seat", "0",
+                         "--seed", "1", "--bots", spec, "--record", str(record)],
+                        input="", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1, run.stderr
+    assert "The bot of seat 1 (external:command=" in run.stdout and "exited with code 3" in run.stdout
+    assert "boom: the bot gave up" in run.stdout and "Traceback" not in run.stdout + run.stderr
+    assert record.exists() and pids() and all(gone(pid) for pid in pids())

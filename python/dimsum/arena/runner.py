@@ -131,14 +131,19 @@ def play_chunk(task: Task) -> Chunk:
     return Chunk(results, None)
 
 
-def tell_game_over(bots: List[Any], state: Any) -> None:
-    """Calls ``game_over(state)`` once on each bot that has it (an external bot tells its program the
-    outcome and keeps it for the next game; docs/PROTOCOL.md)."""
-    told = set()
-    for bot in bots:
+def tell_game_over(bots: List[Any], state: Any) -> Optional[Tuple[int, str]]:
+    """Calls ``game_over(state)`` once on each bot that has that method (an external bot tells its
+    program the outcome and keeps the program for the next game; docs/PROTOCOL.md). Every bot is
+    told; the first that raised is returned as (its index in ``bots``, what it raised), else None."""
+    told, failed = set(), None
+    for seat, bot in enumerate(bots):
         if id(bot) not in told and callable(getattr(bot, "game_over", None)):
             told.add(id(bot))
-            bot.game_over(state)
+            try:
+                bot.game_over(state)
+            except Exception as e:  # the bot's failure, named by the caller, never a crash
+                failed = failed or (seat, f"game_over() raised {type(e).__name__}: {e}")
+    return failed
 
 
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
@@ -184,7 +189,10 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
-    tell_game_over(seats, state)
+    failed_at_end = tell_game_over(seats, state)
+    if failed_at_end is not None:
+        seat, failed = failed_at_end
+        return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
     out = state.outcome
     saved = None
     if record:

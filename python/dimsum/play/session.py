@@ -74,7 +74,10 @@ class Session:
             return self._leave(Quit("Interrupted: you left the game.", 130))
         except Quit as q:
             return self._leave(q)
-        tell_game_over(list(self.bots.values()), self.state)
+        seats = sorted(self.bots)
+        failed = tell_game_over([self.bots[seat] for seat in seats], self.state)
+        if failed is not None:
+            return self._leave(Quit(f"The bot of {self._name(seats[failed[0]])} failed: {failed[1]}", 1))
         self._save_record()
         self.terminal.screen(self._result_screen())
         return 0
