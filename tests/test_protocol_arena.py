@@ -1,6 +1,6 @@
 """Protocol bots in arena tournaments (docs/PROTOCOL.md): the heuristic played through the protocol
-gives the in-process heuristic's games move for move for the same seeds, in every game; the C
-example bot plays whole tournaments of every game, the same on one process and on two workers."""
+gives the in-process heuristic's games move for move for the same seeds, in every game, on one
+process and on two worker processes; the C example bot plays whole tournaments of every game."""
 
 import json
 import shlex
@@ -12,7 +12,12 @@ import dimsum.arena
 from dimsum.protocol.process import running
 from protocol_bots import PYTHON_BOT, build_c_bot
 
-GAMES = [("yum_cha", {"players": 2}, 2), ("nice_buns", {"players": 3}, 6), ("dim_sum_jam", {"players": 2}, 4)]
+GAMES = [("yum_cha", {"players": 2, "rounds": 1}, 2), ("nice_buns", {"players": 3}, 6), ("dim_sum_jam", {"players": 2}, 4)]
+
+
+@pytest.fixture(scope="module")
+def c_bot(tmp_path_factory):
+    return build_c_bot(tmp_path_factory.mktemp("c_bot"))
 
 
 def external(argv, **params):
@@ -55,21 +60,23 @@ def test_the_same_through_the_protocol_on_two_worker_processes(tmp_path):
 
 
 @pytest.mark.parametrize("name,options,games", GAMES, ids=[g[0] for g in GAMES])
-def test_the_c_bot_plays_whole_tournaments_the_same_on_any_number_of_workers(name, options, games, tmp_path):
+def test_the_c_bot_plays_whole_tournaments_and_replays_them_exactly(name, options, games, tmp_path, c_bot):
+    """Whole tournaments of every game; the same seed gives the same games (the C bot draws from the
+    seed of each new_game). Worker processes: the test above, and tests/test_arena_ray.py for Ray."""
     game = dimsum.make(name, **options)
-    spec = external([str(build_c_bot(tmp_path))], move_seconds=10)
+    spec = external([str(c_bot)], move_seconds=10)
     one = tournament(game, spec, games, tmp_path / "one")
-    two = tournament(game, spec, games, tmp_path / "two", workers=2, chunk_size=1)
+    again = tournament(game, spec, games, tmp_path / "again", chunk_size=1)
     assert len(one.games) == games and one.complete and not one.failure
-    assert played(one, tmp_path / "one") == played(two, tmp_path / "two")
+    assert played(one, tmp_path / "one") == played(again, tmp_path / "again")
     assert running() == 0
 
 
-def test_one_process_serves_every_game_of_a_chunk_each_with_its_own_seed(tmp_path):
+def test_one_process_serves_every_game_of_a_chunk_each_with_its_own_seed(tmp_path, c_bot):
     """Processes are reused: in one chunk of 6 games the C bot starts at most once per seat it holds
     at a time (counted by its hello), and its moves depend on the seed of each game."""
     game = dimsum.make("nice_buns", players=2)
-    binary = build_c_bot(tmp_path)
+    binary = c_bot
     log = tmp_path / "messages.txt"
     wrapper = tmp_path / "logging_bot.sh"  # a wrapper that keeps what the engine said, for this test only
     wrapper.write_text(f"#!/bin/sh\ntee -a {shlex.quote(str(log))} | {shlex.quote(str(binary))}\n")
