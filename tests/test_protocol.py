@@ -35,14 +35,16 @@ def states_along(game, seed, steps):
 
 @pytest.mark.parametrize("name,options", GAMES)
 def test_a_view_holds_only_what_the_seat_may_see(name, options):
-    """The act message is the same for the real state and for any state drawn from the seat's
-    information (resample): so it holds nothing beyond what the seat knows."""
+    """The act message, every extra included, is the same for the real state and for any state drawn
+    from the seat's information (resample): so it holds nothing beyond what the seat knows (the
+    determinization too is a function of the seat's information and its seed alone)."""
     game = dimsum.make(name, **options)
+    wants = ["tensor", "determinization"]
     for state in states_along(game, 5, 200):
         seat = state.current_player
-        real = messages.view(state, seat, 0, ["tensor"], 1)
+        real = messages.view(state, seat, 0, wants, 1)
         for seed in (11, 12):
-            assert messages.view(state.resample(seat, seed), seat, 0, ["tensor"], 1) == real
+            assert messages.view(state.resample(seat, seed), seat, 0, wants, 1) == real
         assert real["observation"] == state.observation_string(seat)
         assert [item["id"] for item in real["legal"]] == state.legal_actions()
         assert ("clock" in real) == (name == "dim_sum_jam")
