@@ -11,11 +11,19 @@ import pytest
 
 import dimsum
 import dimsum.bots
+import dimsum.protocol
 from dimsum.bots.external import ExternalBot, command_argv
 from dimsum.protocol import BotProtocolError, run_bot
 from dimsum.protocol import messages
 from dimsum.protocol.process import running
 from protocol_bots import PYTHON_BOT, script
+
+@pytest.fixture(autouse=True)
+def _close_bots():
+    """Every bot process a test started is closed after it, passed or failed."""
+    yield
+    dimsum.protocol.close_all()
+
 
 GAMES = [("yum_cha", {"players": 4}), ("nice_buns", {"players": 3}), ("dim_sum_jam", {"players": 2})]
 
@@ -112,7 +120,8 @@ def test_bad_parameters_are_clear_errors_before_any_process_starts(tmp_path):
     assert running() == 0
 
 
-def test_a_bot_plays_a_whole_game_by_hand_and_its_process_is_kept_for_the_next(tmp_path):
+def test_a_bot_plays_whole_games_by_hand_and_its_processes_are_kept_for_the_next(tmp_path):
+    """The same object in both seats: a program per seat, each kept from one game to the next."""
     game = dimsum.make("nice_buns", players=2)
     bot = ExternalBot(game, seed=1, command=script(tmp_path, "good"), move_seconds=10)
     pids = []
@@ -122,10 +131,26 @@ def test_a_bot_plays_a_whole_game_by_hand_and_its_process_is_kept_for_the_next(t
             action = bot.act(state)
             assert action == state.legal_actions()[0]
             state.apply(action)
-        pids.append(bot.process.popen.pid)
+        pids.append(sorted(current.process.popen.pid for current in bot.seats.values()))
         bot.game_over(state)
-        assert bot.process is None and running() == 1
-    assert pids[0] == pids[1]  # the second game reused the first game's process
+        assert not bot.seats and running() == 2
+    assert pids[0] == pids[1]  # the second game reused the first game's processes
+    dimsum.protocol.close_all()
+    assert running() == 0
+
+
+def test_one_bot_object_in_two_seats_runs_a_program_for_each(tmp_path):
+    """A bot object given once and seated twice (the arena seats an object in every seat of a
+    cooperative game): each seat has its own program, told its own seat."""
+    game = dimsum.make("dim_sum_jam", players=2)
+    bot = ExternalBot(game, seed=1, command=script(tmp_path, "good"), move_seconds=10)
+    state = game.new_state(3)
+    while not state.is_terminal:
+        state.apply(bot.act(state))
+    assert sorted(bot.seats) == [0, 1] and bot.seats[0].process is not bot.seats[1].process
+    assert all(current.moves > 0 for current in bot.seats.values())
+    bot.game_over(state)
+    assert running() == 2  # both kept for the next game
     dimsum.protocol.close_all()
     assert running() == 0
 
@@ -133,11 +158,12 @@ def test_a_bot_plays_a_whole_game_by_hand_and_its_process_is_kept_for_the_next(t
 def test_a_new_game_without_game_over_starts_again_on_the_same_process(tmp_path):
     game = dimsum.make("nice_buns", players=2)
     bot = ExternalBot(game, command=script(tmp_path, "good"), move_seconds=10)
-    state = game.new_state(1)
+    state = game.new_state(2)  # seat 0 moves first
+    assert state.current_player == 0
     bot.act(state)
-    state.apply(bot.act(state))
-    bot.act(game.new_state(2))  # a shorter history: a new game
-    assert bot.moves == 1 and running() == 1
+    first = bot.seats[0].process
+    bot.act(game.new_state(4))  # a shorter history for the same seat: a new game
+    assert bot.seats[0].moves == 1 and bot.seats[0].process is first and running() == 1
     dimsum.protocol.close_all()
 
 

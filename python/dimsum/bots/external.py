@@ -21,6 +21,7 @@ import math
 import shlex
 import shutil
 import time
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ..protocol import messages
@@ -53,6 +54,16 @@ def command_argv(command: Any) -> List[str]:
     return argv
 
 
+@dataclass
+class _Seat:
+    """A game in progress at one seat: its program, the moves made, the history length last seen
+    (a shorter history at the next move is a new game)."""
+
+    process: BotProcess
+    moves: int = 0
+    last_length: int = -1
+
+
 class ExternalBot:
     """A bot that is a separate program speaking the protocol (docs/PROTOCOL.md).
 
@@ -75,15 +86,11 @@ class ExternalBot:
                 raise ValueError(f"external bot parameter move_seconds must be in (0, 1000000], got {move_seconds}")
             move_seconds = float(move_seconds)
         self.move_seconds = move_seconds
-        self.process: Optional[BotProcess] = None  # leased for the game in progress
-        self.moves = 0  # moves of the game in progress
-        self.last_length = -1  # the history length at the last move: a shorter one is a new game
-        self.seat = 0  # the seat of the game in progress
+        self.seats: Dict[int, _Seat] = {}  # the game in progress, per seat this bot holds in it
 
-    @property
-    def label(self) -> str:
-        return f"external bot {' '.join(self.argv)!r}" + (f" ({self.process.name})" if self.process and
-                                                        self.process.name else "")
+    def label(self, process: Optional[BotProcess] = None) -> str:
+        name = f" ({process.name})" if process is not None and process.name else ""
+        return f"external bot {' '.join(self.argv)!r}{name}"
 
     def _deadline(self) -> float:
         return time.monotonic() + (self.move_seconds if self.move_seconds is not None else math.inf)
@@ -91,22 +98,22 @@ class ExternalBot:
     def act(self, state: Any) -> int:
         """Sends the seat's view and returns the legal action the program chose."""
         check_can_act(self.kind, self.game, state)
-        seat = self.seat = state.current_player
+        seat = state.current_player
         length = len(state.history)
-        if self.process is not None and length <= self.last_length:
-            self._abandon()  # a new game without game_over for the last one: the program hears new_game
-        self.last_length = length
-        context = f"{self.label} (seat {seat}) at its move {self.moves}"
+        current = self.seats.get(seat)
+        if current is not None and length <= current.last_length:
+            self._abandon(seat)  # a new game without game_over for the last one: the program hears new_game
+            current = None
         deadline = self._deadline()
         try:
-            if self.process is None:
-                self.process = lease(self.argv, deadline)
-                self.moves = 0
-                context = f"{self.label} (seat {seat}) at its move 0"
-                self.process.send(messages.new_game(self.game, seat, self.seed, self.move_seconds), deadline)
-            process = self.process
-            seed = derive_seed(self.seed ^ DETERMINIZATION_STREAM, self.moves)
-            process.send(messages.view(state, seat, self.moves, process.wants, seed), deadline)
+            if current is None:
+                current = _Seat(lease(self.argv, deadline))
+                self.seats[seat] = current
+                current.process.send(messages.new_game(self.game, seat, self.seed, self.move_seconds), deadline)
+            current.last_length = length
+            process = current.process
+            seed = derive_seed(self.seed ^ DETERMINIZATION_STREAM, current.moves)
+            process.send(messages.view(state, seat, current.moves, process.wants, seed), deadline)
             reply = process.receive(deadline, '{"type": "action", "action": ID or NAME}')
             legal = {a: state.action_name(a) for a in state.legal_actions()}
             try:
@@ -114,41 +121,42 @@ class ExternalBot:
             except ValueError as e:
                 raise BotProtocolError(str(e)) from None
         except BotProtocolError as e:
-            self._abandon(kill=True)
-            raise BotProtocolError(f"{context}: {e}") from None
+            move = current.moves if current is not None else 0
+            where = f"{self.label(current.process if current is not None else None)} (seat {seat}) at its move {move}"
+            self._abandon(seat, kill=True)
+            raise BotProtocolError(f"{where}: {e}") from None
         except BaseException:  # the arena's move alarm, Ctrl-C: the program is mid-move, end it
-            self._abandon(kill=True)
+            self._abandon(seat, kill=True)
             raise
-        self.moves += 1
+        current.moves += 1
         return action
 
     def game_over(self, state: Any) -> None:
-        """Tells the program how the game ended (``state`` is terminal) and keeps the process for the
-        next game. Never raises: a program that is gone by now is simply not kept."""
-        process, self.process = self.process, None
-        self.last_length = -1
-        if process is None:
-            return
-        if not state.is_terminal:
-            process.kill()
-            return
-        try:
-            process.send(messages.game_over(state, self.seat), self._deadline())
-        except BotProtocolError:
-            process.kill()
-            return
-        release(process)
+        """Tells the program of each seat this bot held how the game ended (``state`` is terminal)
+        and keeps the processes for the next game. Never raises: a program that is gone by now is
+        simply not kept."""
+        seats, self.seats = self.seats, {}
+        for seat, current in sorted(seats.items()):
+            if not state.is_terminal:
+                current.process.kill()
+                continue
+            try:
+                current.process.send(messages.game_over(state, seat), self._deadline())
+            except BotProtocolError:
+                current.process.kill()
+                continue
+            release(current.process)
 
-    def _abandon(self, kill: bool = False) -> None:
-        """Drops the game in progress: the process is killed (it broke the protocol or is mid-move)
-        or kept, to hear ``new_game`` next (a game left without a game_over)."""
-        process, self.process = self.process, None
-        if process is not None:
-            process.kill() if kill else release(process)
+    def _abandon(self, seat: int, kill: bool = False) -> None:
+        """Drops the game in progress at ``seat``: its process is killed (it broke the protocol or is
+        mid-move) or kept, to hear ``new_game`` next (a game left without a game_over)."""
+        current = self.seats.pop(seat, None)
+        if current is not None:
+            current.process.kill() if kill else release(current.process)
 
     # A bot copied to a worker process or a Ray node starts its own program there.
     def __getstate__(self) -> Dict[str, Any]:
-        return {**self.__dict__, "process": None, "last_length": -1}
+        return {**self.__dict__, "seats": {}}
 
     def __repr__(self) -> str:
         return f"ExternalBot({self.argv!r}, seed={self.seed}, move_seconds={self.move_seconds})"
