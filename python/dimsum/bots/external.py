@@ -7,10 +7,12 @@ command split into words as a POSIX shell would split them (quotes kept together
 by a shell. A spec cannot hold a comma or a colon (they separate a spec's parts): give such a
 command as a list from Python, or wrap it in a script.
 
-Each game the bot plays leases a process for its argv (:mod:`dimsum.protocol.process`): a new one,
-or one that finished its last game cleanly. At its first move the bot sends ``new_game``, then an
-``act`` message per move with only what its seat may see; ``game_over(state)`` (called by the arena
-and by ``play`` when the game ends) sends the outcome and hands the process back. A crash, a
+For each seat it holds in a game the bot leases a process for its argv
+(:mod:`dimsum.protocol.process`): a new one, or one that finished its last game cleanly (one bot
+object seated twice, as the arena seats an object in every seat of a cooperative game, runs two
+programs). At the seat's first move it sends ``new_game``, then an ``act`` message per move with
+only what the seat may see; ``game_over(state)`` (called by the arena and by ``play`` when the game
+ends) sends the outcome and hands the processes back. A crash, a
 timeout, a malformed line or a move the rules refuse is a :class:`BotProtocolError` naming the bot,
 the move and what was expected, and the process is killed (never left running, never a zombie).
 """
