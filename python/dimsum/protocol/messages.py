@@ -68,8 +68,9 @@ def check_hello(message: Dict[str, Any]) -> List[str]:
 def new_game(game: Any, seat: int, seed: int, move_seconds: Optional[float]) -> Dict[str, Any]:
     """The start of a game for ``seat``: the game, its options, the seat, the bot's own seed (for its
     own randomness; the deal's seed is never sent) and the time control."""
-    return {"type": "new_game", "game": game.name, "options": dict(game.options), "players": game.players,
-            "seat": seat, "seed": seed, "num_actions": game.num_actions, "move_seconds": move_seconds}
+    # seat and seed first: a minimal reader (examples/protocol_bot.c) finds them before any option
+    return {"type": "new_game", "seat": seat, "seed": seed, "game": game.name, "players": game.players,
+            "options": dict(game.options), "num_actions": game.num_actions, "move_seconds": move_seconds}
 
 
 def clock(state: Any) -> Optional[Dict[str, Any]]:
