@@ -2,6 +2,7 @@
 the Python example, and small misbehaving bots, each a Python script with no dimsum import (so
 it starts in tens of milliseconds) that answers the hello and then breaks in one way."""
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -69,3 +70,9 @@ def script(directory: Path, behaviour: str, hello: str = HELLO, on_quit: str = "
             + textwrap.dedent(PRELUDE))
     path.write_text(body, encoding="utf-8")
     return [sys.executable, str(path)]
+
+
+def spec(argv, **params) -> str:
+    """The spec string of an external bot running ``argv`` (words quoted as shlex splits them)."""
+    command = " ".join(shlex.quote(str(word)) for word in argv)
+    return "external:command=" + command + "".join(f",{key}={value}" for key, value in params.items())

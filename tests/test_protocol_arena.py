@@ -10,7 +10,7 @@ import pytest
 import dimsum
 import dimsum.arena
 from dimsum.protocol.process import running
-from protocol_bots import PYTHON_BOT, build_c_bot
+from protocol_bots import PYTHON_BOT, build_c_bot, spec
 
 GAMES = [("yum_cha", {"players": 2, "rounds": 1}, 2), ("nice_buns", {"players": 3}, 6), ("dim_sum_jam", {"players": 2}, 4)]
 
@@ -18,11 +18,6 @@ GAMES = [("yum_cha", {"players": 2, "rounds": 1}, 2), ("nice_buns", {"players": 
 @pytest.fixture(scope="module")
 def c_bot(tmp_path_factory):
     return build_c_bot(tmp_path_factory.mktemp("c_bot"))
-
-
-def external(argv, **params):
-    return "external:command=" + " ".join(shlex.quote(word) for word in argv) + "".join(
-        f",{k}={v}" for k, v in params.items())
 
 
 def played(results, directory):
@@ -46,7 +41,7 @@ def test_the_heuristic_through_the_protocol_plays_the_in_process_heuristic_s_gam
     reads only the seat's view, so every move is the same as in process, game for game."""
     game = dimsum.make(name, **options)
     inside = tournament(game, "heuristic", games, tmp_path / "inside")
-    through = tournament(game, external(PYTHON_BOT, move_seconds=30), games, tmp_path / "through")
+    through = tournament(game, spec(PYTHON_BOT, move_seconds=30), games, tmp_path / "through")
     assert len(inside.games) == games
     assert played(through, tmp_path / "through") == played(inside, tmp_path / "inside")
     assert running() == 0
@@ -55,7 +50,7 @@ def test_the_heuristic_through_the_protocol_plays_the_in_process_heuristic_s_gam
 def test_the_same_through_the_protocol_on_two_worker_processes(tmp_path):
     game = dimsum.make("nice_buns", players=2)
     inside = tournament(game, "heuristic", 8, tmp_path / "inside")
-    through = tournament(game, external(PYTHON_BOT), 8, tmp_path / "through", workers=2, chunk_size=4)
+    through = tournament(game, spec(PYTHON_BOT), 8, tmp_path / "through", workers=2, chunk_size=4)
     assert played(through, tmp_path / "through") == played(inside, tmp_path / "inside")
 
 
@@ -64,9 +59,9 @@ def test_the_c_bot_plays_whole_tournaments_and_replays_them_exactly(name, option
     """Whole tournaments of every game; the same seed gives the same games (the C bot draws from the
     seed of each new_game). Worker processes: the test above, and tests/test_arena_ray.py for Ray."""
     game = dimsum.make(name, **options)
-    spec = external([str(c_bot)], move_seconds=10)
-    one = tournament(game, spec, games, tmp_path / "one")
-    again = tournament(game, spec, games, tmp_path / "again", chunk_size=1)
+    bot = spec([c_bot], move_seconds=10)
+    one = tournament(game, bot, games, tmp_path / "one")
+    again = tournament(game, bot, games, tmp_path / "again", chunk_size=1)
     assert len(one.games) == games and one.complete and not one.failure
     assert played(one, tmp_path / "one") == played(again, tmp_path / "again")
     assert running() == 0
@@ -81,7 +76,7 @@ def test_one_process_serves_every_game_of_a_chunk_each_with_its_own_seed(tmp_pat
     wrapper = tmp_path / "logging_bot.sh"  # a wrapper that keeps what the engine said, for this test only
     wrapper.write_text(f"#!/bin/sh\ntee -a {shlex.quote(str(log))} | {shlex.quote(str(binary))}\n")
     wrapper.chmod(0o755)
-    results = dimsum.arena.run(game, [external([str(wrapper)]), "random"], games=6, seed=5, progress=False,
+    results = dimsum.arena.run(game, [spec([str(wrapper)]), "random"], games=6, seed=5, progress=False,
                                chunk_size=6)
     messages = [json.loads(line) for line in log.read_text().splitlines()]
     kinds = [m["type"] for m in messages]

@@ -16,7 +16,7 @@ import dimsum.arena
 from dimsum.bots.external import ExternalBot
 from dimsum.protocol import BotProtocolError, close_all
 from dimsum.protocol.process import running
-from protocol_bots import script
+from protocol_bots import script, spec
 import processes
 
 
@@ -84,9 +84,8 @@ def test_a_bot_that_ignores_quit_is_killed_after_the_grace_period(tmp_path, pids
 
 def test_in_the_arena_a_breaking_bot_stops_the_tournament_named(tmp_path, pids):
     game = dimsum.make("nice_buns", players=2)
-    spec = "external:command=" + " ".join(script(tmp_path, "illegal")) + ",move_seconds=5"
     with pytest.raises(dimsum.arena.ArenaError) as caught:
-        dimsum.arena.run(game, [spec, "random"], games=4, seed=1, progress=False)
+        dimsum.arena.run(game, [spec(script(tmp_path, "illegal"), move_seconds=5), "random"], games=4, seed=1, progress=False)
     message = str(caught.value)
     assert "bot 'external:command=" in message and "failed in game 0" in message
     assert "act() raised BotProtocolError" in message and "chose action id 1000000" in message
@@ -96,10 +95,9 @@ def test_in_the_arena_a_breaking_bot_stops_the_tournament_named(tmp_path, pids):
 def test_the_arena_move_limit_stops_an_external_bot_mid_move(tmp_path, pids):
     """The arena's own alarm (shorter than the bot's limit) ends the move; the program is killed."""
     game = dimsum.make("nice_buns", players=2)
-    spec = "external:command=" + " ".join(script(tmp_path, "hang")) + ",move_seconds=60"
     started = time.monotonic()
     with pytest.raises(dimsum.arena.ArenaError, match="more than the move time limit of 0.5 s"):
-        dimsum.arena.run(game, [spec, "random"], games=2, seed=1, progress=False, move_seconds=0.5)
+        dimsum.arena.run(game, [spec(script(tmp_path, "hang"), move_seconds=60), "random"], games=2, seed=1, progress=False, move_seconds=0.5)
     assert time.monotonic() - started < 10.0
     assert running() == 0 and pids() and all(gone(pid) for pid in pids())
 
@@ -109,9 +107,9 @@ def test_ctrl_c_in_the_arena_ends_every_bot_process(tmp_path, pids, workers):
     """Ctrl-C (SIGINT to the arena's process group: the terminal's foreground, its workers included;
     the bots run in sessions of their own) ends the tournament with 130 and leaves no bot running,
     even bots that ignore quit and the end of their input (killed after the grace period)."""
-    spec = "external:command=" + " ".join(script(tmp_path, "slow", on_quit="time.sleep(1000)"))
+    bot = spec(script(tmp_path, "slow", on_quit="time.sleep(1000)"))
     arena = processes.start([sys.executable, "-m", "dimsum", "arena", "--game", "nice_buns", "--players", "2",
-                             "--bots", f"{spec},random", "--games", "200", "--workers", str(workers), "--no-progress"],
+                             "--bots", f"{bot},random", "--games", "200", "--workers", str(workers), "--no-progress"],
                             stdout=open(os.devnull, "w"), stderr=open(tmp_path / "err.txt", "w"))
     try:
         deadline = time.monotonic() + 30
@@ -132,9 +130,8 @@ def test_ctrl_c_in_the_arena_ends_every_bot_process(tmp_path, pids, workers):
 def test_at_the_table_a_breaking_bot_stops_the_game_with_a_message(tmp_path, pids):
     """Seed 1 of Nice Buns for two: seat 1, the bot, moves first."""
     record = tmp_path / "game.json"
-    spec = "external:command=" + " ".join(script(tmp_path, "crash"))
     run = processes.run([sys.executable, "-m", "dimsum", "play", "nice_buns", "--players", "2", "--seat", "0",
-                         "--seed", "1", "--bots", spec, "--record", str(record)],
+                         "--seed", "1", "--bots", spec(script(tmp_path, "crash")), "--record", str(record)],
                         input="", capture_output=True, text=True, timeout=60)
     assert run.returncode == 1, run.stderr
     assert "The bot of seat 1 (external:command=" in run.stdout and "exited with code 3" in run.stdout

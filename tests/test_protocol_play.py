@@ -2,17 +2,12 @@
 the end of a game, the Python protocol bot until Ctrl-C; neither leaves a process behind, and a
 bot's stderr never reaches the screen."""
 
-import shlex
 import time
 
 import psutil
 
-from protocol_bots import PYTHON_BOT, build_c_bot
+from protocol_bots import PYTHON_BOT, build_c_bot, spec
 from test_play_terminal import _tmux, prompt_of, send_line, terminal  # noqa: F401  (fixtures)
-
-
-def spec(argv):
-    return "external:command=" + " ".join(shlex.quote(word) for word in argv)
 
 
 def running_with(argv):
@@ -31,7 +26,7 @@ def wait_none_with(argv, timeout=10.0):
 
 def test_a_person_plays_the_c_bot_to_the_end(terminal, tmp_path):
     binary = build_c_bot(tmp_path)
-    tmux = terminal("c-bot", ["nice_buns", "--players", "2", "--seed", "11", "--bots", spec([str(binary)])])
+    tmux = terminal("c-bot", ["nice_buns", "--players", "2", "--seed", "11", "--bots", spec([binary])])
     tmux.wait(prompt_of, "the first prompt")
     answer = send_line(tmux, "1")  # after my move the bot has moved: its program runs while the game does
     assert "seat 1 (external:command=" in answer and running_with([binary])
