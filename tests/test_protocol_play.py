@@ -1,7 +1,8 @@
 """``python -m dimsum play`` against external bots in a real terminal (tmux): the C example bot to
-the end of a game, the Python protocol bot until Ctrl-C; neither leaves a process behind, and a
-bot's stderr never reaches the screen."""
+the end of a Nice Buns game and in Dim Sum Jam on the clock, two Python protocol bots in Yum Cha
+until Ctrl-C; no bot's process outlives the game."""
 
+import re
 import time
 
 import psutil
@@ -52,3 +53,22 @@ def test_a_person_leaves_a_game_against_two_python_protocol_bots_with_ctrl_c(ter
     left = tmux.wait_for("[exit 130]")
     assert "Interrupted: you left the game." in left and "Traceback" not in left
     assert not wait_none_with(PYTHON_BOT)
+
+
+def test_a_person_plays_dim_sum_jam_on_the_clock_with_the_c_bot(terminal, tmp_path):
+    """The real-time game: the bot's moves come between mine and cost a move's sand, as any bot's."""
+    binary, clock = build_c_bot(tmp_path), tmp_path / "clock"
+    clock.write_text("0")
+    tmux = terminal("c-bot-dsj", ["dim_sum_jam", "--players", "2", "--seed", "4", "--fake-clock", str(clock),
+                                  "--bots", spec([binary])])
+    screen = tmux.wait(prompt_of, "the first prompt")
+    for _ in range(10):  # until the bot has moved through the protocol
+        if "seat 1 (external:command=" in screen:
+            break
+        screen = send_line(tmux, "1")
+    assert re.search(r"seat 1 \(external:command=.*\): .+ \(5\.0 s of sand\)", screen)
+    assert running_with([binary])
+    tmux.type("C-d")  # end of input leaves cleanly
+    left = tmux.wait_for("[exit 0]")
+    assert "End of input: you left the game." in left and "Traceback" not in left
+    assert not wait_none_with([binary])
