@@ -58,6 +58,7 @@ BEHAVIOURS = {
     "illegal": "def on_act(line): say({'type': 'action', 'action': 1000000})",
     "bad_name": "def on_act(line): say({'type': 'action', 'action': 'no such move'})",
     "long_line": "def on_act(line):\n    sys.stdout.write('x' * (3 << 20)); sys.stdout.flush(); time.sleep(1000)",
+    "chatty": "def on_act(line):\n    say({'type': 'action', 'action': first_legal(line)}); say({'type': 'action', 'action': 0})",
     "slow": "def on_act(line):\n    time.sleep(0.05); say({'type': 'action', 'action': first_legal(line)})",
 }
 

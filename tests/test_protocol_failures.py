@@ -61,6 +61,20 @@ def test_a_bot_that_breaks_is_a_clear_error_and_its_process_is_ended(behaviour, 
     assert running() == 0 and [gone(pid) for pid in pids()] == [True]
 
 
+def test_a_bot_that_answers_twice_is_caught_at_its_next_move(tmp_path, pids):
+    game = dimsum.make("nice_buns", players=2)
+    bot = ExternalBot(game, command=script(tmp_path, "chatty"), move_seconds=2.0)
+    state = game.new_state(2)
+    state.apply(bot.act(state))  # the first reply is an answer; the second was not asked for
+    while state.current_player != 0:
+        state.apply(state.legal_actions()[0])
+    time.sleep(0.2)  # the second line has surely arrived
+    with pytest.raises(BotProtocolError) as caught:
+        bot.act(state)
+    assert "at its move 1: it wrote '{\"type\": \"action\", \"action\": 0}\\n' without being asked" in str(caught.value)
+    assert running() == 0 and all(gone(pid) for pid in pids())
+
+
 def test_a_bot_that_speaks_another_protocol_or_never_says_hello(tmp_path, pids):
     game = dimsum.make("nice_buns", players=2)
     wrong = script(tmp_path, "good", hello='{"type": "hello", "protocol": 2}')

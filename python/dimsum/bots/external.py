@@ -114,6 +114,7 @@ class ExternalBot:
                 current.process.send(messages.new_game(self.game, seat, self.seed, self.move_seconds), deadline)
             current.last_length = length
             process = current.process
+            process.check_quiet()
             seed = derive_seed(self.seed ^ DETERMINIZATION_STREAM, current.moves)
             process.send(messages.view(state, seat, current.moves, process.wants, seed), deadline)
             reply = process.receive(deadline, '{"type": "action", "action": ID or NAME}')

@@ -80,6 +80,16 @@ class BotProcess:
             if data and not select.select([], [self.stdin], [], self._left(deadline, "to read its input"))[1]:
                 raise BotProtocolError(self._late("to read its input"))
 
+    def check_quiet(self) -> None:
+        """BotProtocolError if the bot has written anything it was not asked for (a second reply to
+        one move, say), which would otherwise be taken as the answer to the next question."""
+        if not self.pending and select.select([self.stdout], [], [], 0)[0]:
+            self.pending = os.read(self.stdout, 65536)
+        if self.pending:
+            shown = self.pending[:120].decode("utf-8", errors="replace")
+            raise BotProtocolError(f"it wrote {shown!r} without being asked (one reply per act message, "
+                                   f"nothing else on stdout: debug output goes to stderr)")
+
     def receive(self, deadline: float, expected: str) -> Dict[str, Any]:
         """The next message; BotProtocolError on a timeout, the bot's death, a line too long or not a
         message object (``expected`` names what should have come)."""
