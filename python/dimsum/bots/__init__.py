@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Protocol, Tuple, Union, runtime_checkable
 
+from .external import ExternalBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .random_bot import RandomBot
@@ -143,4 +144,4 @@ def parse_list(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
-register("external", __import__("dimsum.bots.external", fromlist=["ExternalBot"]).ExternalBot)  # docs/PROTOCOL.md
+register("external", ExternalBot)  # a program in any language, through the bot protocol (docs/PROTOCOL.md)
