@@ -47,7 +47,7 @@ def test_a_view_holds_only_what_the_seat_may_see(name, options):
     from the seat's information (resample): so it holds nothing beyond what the seat knows (the
     determinization too is a function of the seat's information and its seed alone)."""
     game = dimsum.make(name, **options)
-    wants = ["tensor", "determinization"]
+    wants = ["tensor", "determinization", "observed"]
     for state in states_along(game, 5, 200):
         seat = state.current_player
         real = messages.view(state, seat, 0, wants, 1)
@@ -56,6 +56,29 @@ def test_a_view_holds_only_what_the_seat_may_see(name, options):
         assert real["observation"] == state.observation_string(seat)
         assert [item["id"] for item in real["legal"]] == state.legal_actions()
         assert ("clock" in real) == (name == "dim_sum_jam")
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_observed_steps_reach_the_bot_once_each_in_order_and_without_the_deal_seed(name, options, tmp_path):
+    game = dimsum.make(name, **options)
+    log = tmp_path / "messages.txt"
+    wrapper = tmp_path / "logging_bot.sh"  # keeps what the engine said to the bot
+    bot_argv = script(tmp_path, "good", hello='{"type": "hello", "protocol": 1, "want": ["observed"]}')
+    wrapper.write_text(f"#!/bin/sh\ntee -a {log} | {' '.join(bot_argv)}\n")
+    wrapper.chmod(0o755)
+    bot = ExternalBot(game, command=[str(wrapper)], move_seconds=10)
+    state, moves = game.new_state(8), {}
+    while not state.is_terminal and not (len(moves) == game.players and min(moves.values()) >= 3):
+        seat = state.current_player
+        moves[seat] = moves.get(seat, 0) + 1
+        expected = messages.observed(state, seat)
+        state.apply(bot.act(state))
+        acts = [m for m in map(json.loads, log.read_text().splitlines()) if m["type"] == "act" and m["seat"] == seat]
+        assert [line for m in acts for line in m["observed"]] == expected  # each step once, in order
+    assert len(moves) == game.players and min(moves.values()) >= 3
+    sent = log.read_text()
+    assert "seed" not in sent.replace('"seed":', "")  # the title naming the deal's seed is never sent
+    assert '"observed":["1. ' in sent
 
 
 @pytest.mark.parametrize("name,options", GAMES)

@@ -59,11 +59,12 @@ def command_argv(command: Any) -> List[str]:
 @dataclass
 class _Seat:
     """A game in progress at one seat: its program, the moves made, the history length last seen
-    (a shorter history at the next move is a new game)."""
+    (a shorter history at the next move is a new game), the observed steps sent."""
 
     process: BotProcess
     moves: int = 0
     last_length: int = -1
+    observed: int = 0  # steps of the seat's information state already sent (the "observed" extra)
 
 
 class ExternalBot:
@@ -116,7 +117,9 @@ class ExternalBot:
             process = current.process
             process.check_quiet()
             seed = derive_seed(self.seed ^ DETERMINIZATION_STREAM, current.moves)
-            process.send(messages.view(state, seat, current.moves, process.wants, seed), deadline)
+            message = messages.view(state, seat, current.moves, process.wants, seed, current.observed)
+            process.send(message, deadline)
+            current.observed += len(message.get("observed", ()))
             reply = process.receive(deadline, '{"type": "action", "action": ID or NAME}')
             legal = {a: state.action_name(a) for a in state.legal_actions()}
             try:

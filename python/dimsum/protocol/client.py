@@ -56,6 +56,7 @@ class View:
     clock: Optional[Dict[str, Any]] = None
     tensor: Optional[List[float]] = None
     determinization: Optional[bytes] = None  # state.to_bytes() of a state drawn from the seat's view
+    observed: Optional[List[str]] = None  # the steps the seat saw since its last view
     message: Dict[str, Any] = field(default_factory=dict)
 
 
@@ -80,7 +81,7 @@ def run_bot(choose: Callable[[View], Choice], *, name: str = "python protocol bo
     """Plays through the protocol until ``quit`` or end of input; returns 0 (an exit code).
 
     ``choose(view)`` returns an action id (int) or an exact action name (str). ``want``: extras
-    each view should carry, from ``"tensor"`` and ``"determinization"``. ``new_game`` and
+    each view should carry, from ``"tensor"``, ``"determinization"`` and ``"observed"``. ``new_game`` and
     ``game_over`` are called with those messages. A message this client does not understand is a
     ValueError (the engine then sees the bot exit and names it)."""
     bad = [w for w in want if w not in WANTS]
@@ -125,4 +126,5 @@ def _view(message: Dict[str, Any]) -> View:
     drawn = message.get("determinization")
     return View(message["move"], message["seat"], message["observation"],
                 [Legal(item["id"], item["name"]) for item in message["legal"]], message.get("clock"),
-                message.get("tensor"), base64.b64decode(drawn) if drawn is not None else None, message)
+                message.get("tensor"), base64.b64decode(drawn) if drawn is not None else None,
+                message.get("observed"), message)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any, Dict, List, Optional, Sequence
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # bytes: a longer line from a bot is malformed (a runaway writer, not a reply)
 
 # What a bot may ask for in its hello, beyond what every view holds.
-WANTS = ("tensor", "determinization")
+WANTS = ("tensor", "determinization", "observed")
+STEP_LINE = re.compile(r"^\d+\. ")  # a step of information_state_string: "12. seat 1 acts | what it changed"
 
 
 class BotProtocolError(RuntimeError):
@@ -83,8 +85,18 @@ def clock(state: Any) -> Optional[Dict[str, Any]]:
             "ticks_per_second": options.get("ticks_per_second"), "ticks_per_action": options.get("ticks_per_action")}
 
 
-def view(state: Any, seat: int, move: int, wants: Sequence[str], determinization_seed: int) -> Dict[str, Any]:
-    """The decision message for ``seat`` (the player to act in ``state``): only what it may see."""
+def observed(state: Any, seat: int) -> List[str]:
+    """What ``seat`` has seen happen, one line a step, from its information state string: who acted
+    (another seat's hidden action only as "seat 1 acts"), chance and time passing, and what changed
+    in the seat's view. The string's title is left out: it names the deal's seed, from which the
+    whole deal could be rebuilt."""
+    return [line for line in state.information_state_string(seat).splitlines() if STEP_LINE.match(line)]
+
+
+def view(state: Any, seat: int, move: int, wants: Sequence[str], determinization_seed: int,
+         observed_from: int = 0) -> Dict[str, Any]:
+    """The decision message for ``seat`` (the player to act in ``state``): only what it may see.
+    ``observed_from``: how many of the seat's observed steps it was already sent this game."""
     message: Dict[str, Any] = {
         "type": "act", "move": move, "seat": seat, "observation": state.observation_string(seat),
         "legal": [{"id": a, "name": state.action_name(a)} for a in state.legal_actions()]}
@@ -93,6 +105,8 @@ def view(state: Any, seat: int, move: int, wants: Sequence[str], determinization
         message["clock"] = glass
     if "tensor" in wants:
         message["tensor"] = [float(x) for x in state.observation(seat)]
+    if "observed" in wants:
+        message["observed"] = observed(state, seat)[observed_from:]
     if "determinization" in wants:
         drawn = state.resample(seat, determinization_seed).to_bytes()
         message["determinization"] = base64.b64encode(drawn).decode("ascii")
