@@ -151,3 +151,14 @@ def test_at_the_table_a_breaking_bot_stops_the_game_with_a_message(tmp_path, pid
     assert "The bot of seat 1 (external:command=" in run.stdout and "exited with code 3" in run.stdout
     assert "boom: the bot gave up" in run.stdout and "Traceback" not in run.stdout + run.stderr
     assert record.exists() and pids() and all(gone(pid) for pid in pids())
+
+
+def test_a_file_that_is_not_a_program_is_a_clear_error(tmp_path):
+    fake = tmp_path / "not_a_program"
+    fake.write_text("this is text, not a program\n")
+    fake.chmod(0o755)
+    game = dimsum.make("nice_buns", players=2)
+    with pytest.raises(BotProtocolError, match=r"\(seat 0\) at its move 0: cannot start \[.*not_a_program'\]: "
+                                               r"Exec format error"):
+        ExternalBot(game, command=[str(fake)]).act(game.new_state(2))
+    assert running() == 0
