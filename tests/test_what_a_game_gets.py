@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 import dimsum
 import dimsum.arena
 import dimsum.bots
+import dimsum.protocol
 import dimsum.reference
 from dimsum._common import GameInfo
 from dimsum.testing import first_chance_node, profile
@@ -60,19 +62,24 @@ def test_both_chance_modes_and_the_batch_engines(name):
     env.step(env.sample_actions(0))
 
 
-# what a kind needs to be made here: a small budget, or (llm) a model, scripted (tests/llm_fakes.py)
-BOT_PARAMS = {"ismcts": {"simulations": 10}, "llm": {"model": ScriptedModel()}}
+# what a kind needs to be made here: a small budget, (llm) a model, scripted (tests/llm_fakes.py),
+# or (external) a program: the example protocol bot, the heuristic through the protocol
+BOT_PARAMS = {"ismcts": {"simulations": 10}, "llm": {"model": ScriptedModel()},
+              "external": {"command": [sys.executable, str(ROOT / "examples" / "protocol_bot.py"), "--serve"]}}
 
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("kind", dimsum.bots.kinds())
 def test_every_bot_kind(name, kind):
     """tests/test_bots.py: a legal action from every kind (a game without its own heuristic gets
-    the random policy for "heuristic")."""
+    the random policy for "heuristic"), each made with what BOT_PARAMS says it needs."""
     game = short_game(name)
     state = game.new_state(3)
     params = BOT_PARAMS.get(kind, {})
-    assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    try:
+        assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    finally:
+        dimsum.protocol.close_all()
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -103,16 +103,21 @@ def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
     """Plays ``task.indices`` in order, yielding each game as it ends; a bot failure is the last."""
     import dimsum
 
+    from ..protocol import close_all
+
     game = dimsum.make(task.game, **task.options)
     makers = [entrant.maker(game) for entrant in task.entrants]
-    with move_timer(task.move_seconds) as timer:
-        for index in task.indices:
-            if STOP is not None and STOP.is_set():
-                raise KeyboardInterrupt("the arena was interrupted")
-            outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
-            yield outcome
-            if isinstance(outcome, BotFailure):
-                return
+    try:
+        with move_timer(task.move_seconds) as timer:
+            for index in task.indices:
+                if STOP is not None and STOP.is_set():
+                    raise KeyboardInterrupt("the arena was interrupted")
+                outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
+                yield outcome
+                if isinstance(outcome, BotFailure):
+                    return
+    finally:  # external bots' programs live for a chunk: ended and waited for here, whatever happened
+        close_all()
 
 
 def play_chunk(task: Task) -> Chunk:
@@ -127,6 +132,21 @@ def play_chunk(task: Task) -> Chunk:
     except KeyboardInterrupt:
         return Chunk(results, None, True)
     return Chunk(results, None)
+
+
+def tell_game_over(bots: List[Any], state: Any) -> Optional[Tuple[int, str]]:
+    """Calls ``game_over(state)`` once on each bot that has that method (an external bot tells its
+    program the outcome and keeps the program for the next game; docs/PROTOCOL.md). Every bot is
+    told; the first that raised is returned as (its index in ``bots``, what it raised), else None."""
+    told, failed = set(), None
+    for seat, bot in enumerate(bots):
+        if id(bot) not in told and callable(getattr(bot, "game_over", None)):
+            told.add(id(bot))
+            try:
+                bot.game_over(state)
+            except Exception as e:  # the bot's failure, named by the caller, never a crash
+                failed = failed or (seat, f"game_over() raised {type(e).__name__}: {e}")
+    return failed
 
 
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
@@ -178,6 +198,10 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
+    failed_at_end = tell_game_over(seats, state)
+    if failed_at_end is not None:
+        seat, failed = failed_at_end
+        return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
     out = state.outcome
     saved = None
     if record:

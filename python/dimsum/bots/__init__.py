@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Protocol, Tuple, Union, runtime_checkable
 
+from .external import ExternalBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .llm import LlmBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotLike", "HeuristicBot", "IsmctsBot", "LlmBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
+__all__ = ["Bot", "BotLike", "ExternalBot", "HeuristicBot", "IsmctsBot", "LlmBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
 
 
 @runtime_checkable
@@ -145,3 +146,4 @@ register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
 register("llm", LlmBot)  # model= a prompt -> reply callable (docs/MCP.md)
+register("external", ExternalBot)  # a program in any language, through the bot protocol (docs/PROTOCOL.md)
