@@ -138,11 +138,12 @@ class DimsumVecEnv(VecEnv):
     def _add_terminal(self, infos: List[Dict[str, Any]], terminated: np.ndarray, truncated: np.ndarray,
                       info: Dict[str, np.ndarray]) -> None:
         """SB3's convention (as DummyVecEnv's), one info per ended env; info["final_envs"] lists
-        them ascending, one row of every seat's last observation each."""
+        them ascending, one row each of the learner's last observation (the only view the
+        BatchEnv hands out: its final_observations default)."""
         final_observation, final_returns = info["final_observation"], info["final_returns"]
         for row, i in enumerate(info["final_envs"]):
             infos[i]["terminal_observation"] = {
-                "observation": final_observation[row, self.learner_seats[i]].copy(),
+                "observation": final_observation[row].copy(),
                 "action_mask": self._no_mask.copy()}
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
             if terminated[i]:
