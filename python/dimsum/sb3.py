@@ -124,11 +124,11 @@ class DimsumVecEnv(VecEnv):
         actions, self._actions = self._actions, None
         # IllegalActionError, ValueError (shape) or TypeError (dtype) with no env moved
         obs, rewards, terminated, truncated, info = env.step(actions, ticks=self.ticks)
-        dones = terminated | truncated
+        # a new dict per env (SB3's wrappers, VecMonitor among them, write into them)
         infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if dones.any():
+        if len(info["final_envs"]):  # the envs that ended (most steps none): no pass over dones
             self._add_terminal(infos, terminated, truncated, info)
-        return self._observation(obs, info["legal_mask"]), rewards.astype(np.float32), dones, infos
+        return self._observation(obs, info["legal_mask"]), rewards.astype(np.float32), terminated | truncated, infos
 
     def _observation(self, obs: np.ndarray, legal_mask: np.ndarray) -> Dict[str, np.ndarray]:
         # copies: the BatchEnv overwrites its arrays at the next step, and SB3 keeps the last obs
