@@ -49,15 +49,13 @@ from dimsum.gymnasium import DimsumEnv
 from dimsum.sb3 import DimsumVecEnv
 
 
-class TimedVecEnv(VecEnvWrapper):
-    """Adds up the wall time and this process's CPU time spent inside the wrapped VecEnv."""
+class Clock:
+    """Adds up the wall time and this process's CPU time of the calls made through ``call``."""
 
-    def __init__(self, venv: VecEnv) -> None:
-        super().__init__(venv)
-        self.seconds = 0.0
-        self.cpu_seconds = 0.0
+    def __init__(self) -> None:
+        self.seconds = self.cpu_seconds = 0.0
 
-    def _timed(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def call(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             return f(*args, **kwargs)
@@ -65,36 +63,33 @@ class TimedVecEnv(VecEnvWrapper):
             self.seconds += time.perf_counter() - t0
             self.cpu_seconds += time.process_time() - c0
 
+
+class TimedVecEnv(VecEnvWrapper):
+    """The time spent inside the wrapped VecEnv (``clock``)."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.clock = Clock()
+
     def reset(self) -> Any:
-        return self._timed(self.venv.reset)
+        return self.clock.call(self.venv.reset)
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._timed(self.venv.step_async, actions)
+        self.clock.call(self.venv.step_async, actions)
 
     def step_wait(self) -> Any:
-        return self._timed(self.venv.step_wait)
+        return self.clock.call(self.venv.step_wait)
 
     def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> List[Any]:
-        return self._timed(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
+        return self.clock.call(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
 
 
-class PolicyClock:
-    """The wall time and CPU time of the policy's forward passes (MaskablePPO's rollout calls
-    ``policy(obs, action_masks=...)``; training calls ``evaluate_actions`` instead)."""
-
-    def __init__(self, policy: torch.nn.Module) -> None:
-        self.seconds = self.cpu_seconds = 0.0
-        forward = policy.forward
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            t0, c0 = time.perf_counter(), time.process_time()
-            try:
-                return forward(*args, **kwargs)
-            finally:
-                self.seconds += time.perf_counter() - t0
-                self.cpu_seconds += time.process_time() - c0
-
-        policy.forward = timed  # type: ignore[method-assign]
+def time_policy(policy: torch.nn.Module) -> Clock:
+    """A clock of the policy's forward passes (MaskablePPO's rollout calls ``policy(obs,
+    action_masks=...)``; training calls ``evaluate_actions`` instead)."""
+    clock, forward = Clock(), policy.forward
+    policy.forward = lambda *args, **kwargs: clock.call(forward, *args, **kwargs)  # type: ignore[method-assign]
+    return clock
 
 
 class RolloutClock(BaseCallback):
@@ -126,7 +121,7 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
     timed = TimedVecEnv(venv)
     model = MaskablePPO("MultiInputPolicy", timed, n_steps=n_steps, batch_size=min(4096, n_steps * venv.num_envs),
                         n_epochs=2, seed=seed)
-    policy = PolicyClock(model.policy)
+    policy = time_policy(model.policy)
     clock = RolloutClock()
     cpu0, own0 = _cpu_seconds(), time.process_time()
     t0 = time.perf_counter()
@@ -136,9 +131,10 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
     done = model.num_timesteps
     venv.close()  # SubprocVecEnv's workers exit: their CPU time is counted below
     cpu = _cpu_seconds() - cpu0
+    env = timed.clock
     row = {"label": label, "steps": done, "wall": wall, "cpu": cpu,
-           "total": done / wall, "rollout": done / clock.seconds, "env_share": timed.seconds / wall,
-           "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": timed.cpu_seconds / own,
+           "total": done / wall, "rollout": done / clock.seconds, "env_share": env.seconds / wall,
+           "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": env.cpu_seconds / own,
            "policy": policy.seconds / clock.seconds, "policy_cpu": policy.cpu_seconds / clock.cpu_seconds}
     print(f"{label:36s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s rollout {row['rollout']:6.0f}/s "
           f"env {100 * row['env_share']:4.1f}% policy/rollout {100 * row['policy']:4.1f}%  |  cpu {cpu:5.1f} s: "

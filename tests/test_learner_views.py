@@ -110,17 +110,19 @@ def test_final_observations_is_checked():
     assert 'final_observations="all"' in repr(dimsum.BatchEnv(game, 2, learner_seat=0, final_observations="all"))
 
 
-def vector_env_and_reference(name, seats, seed):
-    """DimsumVectorEnv (reset with `seed`) and the every-seat BatchEnv playing the same games."""
-    from dimsum.gymnasium import DimsumVectorEnv
-
-    vec = DimsumVectorEnv(name, num_envs=len(seats), learner_seat=seats, max_steps=25, threads=1, **SMALL[name])
-    vec.reset(seed=seed)
+def every_seat_reference(name, seats, seed):
+    """The every-seat BatchEnv, reset, playing the games an adapter over seed `seed` plays."""
     game = dimsum.make(name, **SMALL[name])
     every = dimsum.BatchEnv(game, len(seats), seed=seed, threads=1, max_episode_steps=25, learner_seat=seats,
                             final_observations="all")
     every.reset()
-    return vec, every
+    return every
+
+
+def assert_learners_final_view(final, reference, row, seat):
+    """An adapter's final observation (a dict) is the reference's row for the learner's seat."""
+    np.testing.assert_array_equal(final["observation"], reference["final_observation"][row, seat])
+    assert not final["action_mask"].any()  # no action is left in an ended game
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -128,8 +130,12 @@ def test_gymnasium_vector_env_final_obs_are_the_learners(name):
     from needs import need_module
 
     need_module("gymnasium")
+    from dimsum.gymnasium import DimsumVectorEnv
+
     seats = [1, 2, 0, 1]
-    vec, every = vector_env_and_reference(name, seats, seed=11)
+    vec = DimsumVectorEnv(name, num_envs=4, learner_seat=seats, max_steps=25, threads=1, **SMALL[name])
+    vec.reset(seed=11)
+    every = every_seat_reference(name, seats, seed=11)
     ended = 0
     for k in range(80):
         actions = every.sample_actions(k)  # the same games in both: the same legal actions
@@ -141,10 +147,8 @@ def test_gymnasium_vector_env_final_obs_are_the_learners(name):
         assert set(info) == {"final_obs", "_final_obs", "final_info", "_final_info"}
         assert set(info["final_info"]) == {"returns", "_returns"}
         for row, i in enumerate(reference["final_envs"]):
-            final = info["final_obs"][i]
-            np.testing.assert_array_equal(final["observation"], reference["final_observation"][row, seats[i]])
-            assert not final["action_mask"].any()
-            ended += 1
+            assert_learners_final_view(info["final_obs"][i], reference, row, seats[i])
+        ended += len(reference["final_envs"])
     assert ended > 0
 
 
@@ -159,10 +163,7 @@ def test_sb3_vec_env_terminal_observations_are_the_learners(name):
     vec = DimsumVecEnv(name, num_envs=4, learner_seat=seats, max_steps=25, threads=1, **SMALL[name])
     vec.seed(13)
     vec.reset()
-    game = dimsum.make(name, **SMALL[name])
-    every = dimsum.BatchEnv(game, 4, seed=13, threads=1, max_episode_steps=25, learner_seat=seats,
-                            final_observations="all")
-    every.reset()
+    every = every_seat_reference(name, seats, seed=13)
     ended = 0
     for k in range(80):
         actions = every.sample_actions(k)
@@ -173,10 +174,8 @@ def test_sb3_vec_env_terminal_observations_are_the_learners(name):
             assert set(info) <= {"terminal_observation", "TimeLimit.truncated", "returns"}
             assert ("terminal_observation" in info) == bool(dones[i])
         for row, i in enumerate(reference["final_envs"]):
-            final = infos[i]["terminal_observation"]
-            np.testing.assert_array_equal(final["observation"], reference["final_observation"][row, seats[i]])
-            assert not final["action_mask"].any()
-            ended += 1
+            assert_learners_final_view(infos[i]["terminal_observation"], reference, row, seats[i])
+        ended += len(reference["final_envs"])
     assert ended > 0
 
 
