@@ -10,7 +10,9 @@ of steps, and we report
 - the env's share: the time inside the VecEnv (``step``, ``reset``, ``env_method("action_masks")``)
   over the wall time of ``learn``;
 - the policy's share of the rollout phases: the time in the policy's forward passes (the
-  network, the masked distribution, the sampling), what bounds the rollout once the env is cheap.
+  network, the masked distribution, the sampling), what bounds the rollout once the env is cheap;
+- the share of Python's garbage collections in ``learn``'s CPU time (they run inside whatever
+  code allocates when they fall due, the env's calls included).
 
 Each VecEnv runs at every ``--envs`` (64, 256 and 1024 by default), the C++ VecEnv and DummyVecEnv
 side by side at each, with ``n_steps`` chosen so that a rollout is 4,096 learner steps at any
@@ -33,6 +35,7 @@ Not a test: the numbers depend on the machine and on what else it runs.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import time
@@ -84,6 +87,25 @@ class TimedVecEnv(VecEnvWrapper):
         return self.clock.call(self.venv.env_method, method_name, *args, indices=indices, **kwargs)
 
 
+class GcClock:
+    """The CPU time of Python's garbage collections while it is installed (gc.callbacks): they fall
+    inside whatever code allocates at that moment, the env's calls too, so it is reported apart."""
+
+    def __init__(self) -> None:
+        self.cpu_seconds = 0.0
+        self._c0 = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: Dict[str, int]) -> None:
+        if phase == "start":
+            self._c0 = time.process_time()
+        else:
+            self.cpu_seconds += time.process_time() - self._c0
+
+    def remove(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+
 def time_policy(policy: torch.nn.Module) -> Clock:
     """A clock of the policy's forward passes (MaskablePPO's rollout calls ``policy(obs,
     action_masks=...)``; training calls ``evaluate_actions`` instead)."""
@@ -123,11 +145,14 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
                         n_epochs=2, seed=seed)
     policy = time_policy(model.policy)
     clock = RolloutClock()
+    gc.collect()  # the previous run's garbage is not this run's to collect
+    collections = GcClock()
     cpu0, own0 = _cpu_seconds(), time.process_time()
     t0 = time.perf_counter()
     model.learn(total_timesteps=steps, callback=clock)
     wall = time.perf_counter() - t0
     own = time.process_time() - own0
+    collections.remove()
     done = model.num_timesteps
     venv.close()  # SubprocVecEnv's workers exit: their CPU time is counted below
     cpu = _cpu_seconds() - cpu0
@@ -135,11 +160,12 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
     row = {"label": label, "steps": done, "wall": wall, "cpu": cpu,
            "total": done / wall, "rollout": done / clock.seconds, "env_share": env.seconds / wall,
            "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": env.cpu_seconds / own,
-           "policy": policy.seconds / clock.seconds, "policy_cpu": policy.cpu_seconds / clock.cpu_seconds}
+           "policy": policy.seconds / clock.seconds, "policy_cpu": policy.cpu_seconds / clock.cpu_seconds,
+           "gc_cpu": collections.cpu_seconds / own}
     print(f"{label:36s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s rollout {row['rollout']:6.0f}/s "
           f"env {100 * row['env_share']:4.1f}% policy/rollout {100 * row['policy']:4.1f}%  |  cpu {cpu:5.1f} s: "
           f"total {row['total_cpu']:6.0f}/s rollout {row['rollout_cpu']:6.0f}/s env {100 * row['env_share_cpu']:4.1f}% "
-          f"policy/rollout {100 * row['policy_cpu']:4.1f}%", flush=True)
+          f"policy/rollout {100 * row['policy_cpu']:4.1f}% gc {100 * row['gc_cpu']:4.1f}%", flush=True)
     return row
 
 
@@ -194,14 +220,20 @@ def main() -> None:
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="torch's threads (default 1: this small network gains nothing from a second, "
                              "and on a loaded machine two threads wait for each other)")
+    parser.add_argument("--no-validate-args", action="store_true",
+                        help="torch.distributions' argument checks off (Distribution.set_default_validate_args(False)) "
+                             "for every run: a quarter of the masked policy's forward pass at 64 envs")
     args = parser.parse_args()
     torch.set_num_threads(args.torch_threads)
+    if args.no_validate_args:
+        torch.distributions.Distribution.set_default_validate_args(False)
     options = {"players": args.players}
     game = args.game
     print(f"MaskablePPO('MultiInputPolicy', n_steps={args.rollout} / n_envs, batch_size={min(4096, args.rollout)}, "
           f"n_epochs=2) on {game} {options} against {args.opponent!r} opponents, "
           f"{args.steps} learner steps per run, torch threads {args.torch_threads}, C++ env threads "
-          f"{args.env_threads}, load average "
+          f"{args.env_threads}, torch.distributions argument checks {'off' if args.no_validate_args else 'on'}, "
+          f"load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     seeds = iter(np.random.SeedSequence().generate_state(2 * len(args.envs) + 1))  # fresh seeds, one per run
     opponent = args.opponent
