@@ -162,7 +162,8 @@ def train(label: str, venv: VecEnv, steps: int, n_steps: int, seed: int) -> Dict
            "total_cpu": done / cpu, "rollout_cpu": done / clock.cpu_seconds, "env_share_cpu": env.cpu_seconds / own,
            "policy": policy.seconds / clock.seconds, "policy_cpu": policy.cpu_seconds / clock.cpu_seconds,
            "gc_cpu": collections.cpu_seconds / own}
-    print(f"{label:36s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s rollout {row['rollout']:6.0f}/s "
+    print(f"{label:36s} {done:6d} steps {wall:6.1f} s  wall: total {row['total']:6.0f}/s "
+          f"rollout {row['rollout']:6.0f}/s "
           f"env {100 * row['env_share']:4.1f}% policy/rollout {100 * row['policy']:4.1f}%  |  cpu {cpu:5.1f} s: "
           f"total {row['total_cpu']:6.0f}/s rollout {row['rollout_cpu']:6.0f}/s env {100 * row['env_share_cpu']:4.1f}% "
           f"policy/rollout {100 * row['policy_cpu']:4.1f}% gc {100 * row['gc_cpu']:4.1f}%", flush=True)

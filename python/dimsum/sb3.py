@@ -128,7 +128,8 @@ class DimsumVecEnv(VecEnv):
         infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if len(info["final_envs"]):  # the envs that ended (most steps none): no pass over dones
             self._add_terminal(infos, terminated, truncated, info)
-        return self._observation(obs, info["legal_mask"]), rewards.astype(np.float32), terminated | truncated, infos
+        dones = terminated | truncated
+        return self._observation(obs, info["legal_mask"]), rewards.astype(np.float32), dones, infos
 
     def _observation(self, obs: np.ndarray, legal_mask: np.ndarray) -> Dict[str, np.ndarray]:
         # copies: the BatchEnv overwrites its arrays at the next step, and SB3 keeps the last obs

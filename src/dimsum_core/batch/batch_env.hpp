@@ -62,8 +62,9 @@ struct BatchOutputs {
 // The final observations of each env that ended in the last step (none after reset), compact:
 // row j ([views][observation_size] floats) is env envs[j]'s, envs ascending. `views` is the
 // Seats hook's final_views: every player's view in player order (EverySeat), or the learner
-// seat's alone (LearnerSeat's default: a learner must never be shown another seat's view). It takes memory for the most envs that ever ended in one step, not for every env
-// (a row per env was 21.9 KB an env in Dim Sum Jam, written only when a game ends). The buffer
+// seat's alone (LearnerSeat's default: a learner must never be shown another seat's view). It
+// takes memory for the most envs that ever ended in one step, not for every env (a row per env
+// was 21.9 KB an env in Dim Sum Jam, written only when a game ends). The buffer
 // is shared, not reused when it grows, so that a numpy view the binding made of the old one
 // stays valid; a step writes into it again (docs/API.md: arrays are overwritten by the next call).
 struct FinalObservations {
@@ -363,8 +364,9 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   // The ended envs, ascending, then for each: the Seats hook's views of its final state (every
-  // player's, or the learner's alone) into its compact row, its next game, its outputs. A few envs end in a step (one in the
-  // length of a game), so the scan is the step's only cost that grows with num_envs here.
+  // player's, or the learner's alone) into its compact row, its next game, its outputs. A few
+  // envs end in a step (one in the length of a game), so the scan is the step's only cost that
+  // grows with num_envs here.
   void finish_ended_games() {
     ended_.clear();
     for (int i = 0; i < num_envs_; ++i)

@@ -133,8 +133,8 @@ std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int
     throw std::invalid_argument("unknown opponent policy '" + std::string(opponent) + "' for " + G::kName +
                                 "; known: " + known);
   }
-  return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(c, num_envs, seed, threads, max_steps,
-                                                       LearnerSeat<G>(std::move(learners), act, num_envs, every_seat_final));
+  return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(
+      c, num_envs, seed, threads, max_steps, LearnerSeat<G>(std::move(learners), act, num_envs, every_seat_final));
 }
 
 }  // namespace dimsum
