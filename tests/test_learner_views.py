@@ -103,7 +103,7 @@ def test_final_observations_is_checked():
         dimsum.BatchEnv(game, num_envs=2, final_observations="learner")
     with pytest.raises(ValueError, match="final_observations must be one of"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=0, final_observations="others")
-    with pytest.raises(ValueError, match="final_observations must be one of"):
+    with pytest.raises(TypeError, match="final_observations must be one of"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=0, final_observations=1)
     every_seat = dimsum.BatchEnv(game, num_envs=2)  # step takes every seat's actions: every seat's views
     assert every_seat.final_observations == "all"

@@ -186,7 +186,9 @@ def _final_observations(given: Optional[str], learner_mode: bool) -> str:
     every seat's actions; with a learner seat, only when asked for by name)."""
     if given is None:
         return "learner" if learner_mode else "all"
-    if not isinstance(given, str) or given not in FINAL_OBSERVATIONS:
+    if not isinstance(given, str):
+        raise TypeError(f"final_observations must be one of {FINAL_OBSERVATIONS} or None, got {type(given).__name__}")
+    if given not in FINAL_OBSERVATIONS:
         raise ValueError(f"final_observations must be one of {FINAL_OBSERVATIONS} or None, got {given!r}")
     if given == "learner" and not learner_mode:
         raise ValueError('final_observations="learner" needs a learner_seat: without one, step takes every '
