@@ -3,23 +3,21 @@
 A game in explicit chance mode stops at every random event; sampled mode draws it from the
 state's generator inside apply. Every game lists a chance node's outcomes in the order and with
 the weights of its sampled draw, so drawing a chance node by its weights from the state's own
-generator (C++ bots/chance.hpp, resolve_chance_as_sampled; here `draw_as_sampled`, its Python
-twin on the reference engine's weights) reaches exactly the position sampled mode reaches. The
-bots resolve chance that way, so at equal positions the heuristic's choice and a whole IS-MCTS
-search are the same in both modes.
+generator (C++ bots/chance.hpp, resolve_chance_as_sampled; dimsum.testing.twin_positions plays
+its Python twin on the reference engine's weights) reaches exactly the position sampled mode
+reaches. The bots resolve chance that way, so at equal positions the heuristic's choice and a
+whole IS-MCTS search are the same in both modes.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
 import dimsum
-import dimsum.reference
 from dimsum import bots
-from dimsum.reference.rng import Rng
-from dimsum.testing import profile
+from dimsum.testing import profile, twin_positions
 
 GAMES = dimsum.games()
 SMALL: Dict[str, Dict[str, Any]] = {name: dict(profile(name).small) for name in GAMES}
@@ -31,46 +29,6 @@ VARIANTS: List[Tuple[str, Dict[str, Any]]] = [
     ("pig", {"players": 3, "diceoutcomes": 4, "piglet": True}),
     ("yum_cha", {"rounds": 2, "deck_out": "reshuffle_centre", "max_turns_per_round": 40}),
 ]
-
-
-def draw_as_sampled(weighted: List[Tuple[int, int]], rng: Rng) -> int:
-    """An outcome by its integer weights: one bounded integer below the total, then a walk in
-    the listed order (the twin of C++ bots::sample_chance)."""
-    r = rng.bounded(sum(w for _, w in weighted))
-    for outcome, weight in weighted:
-        if r < weight:
-            return outcome
-        r -= weight
-    raise AssertionError("unreachable: r is below the total")
-
-
-def twin_positions(name: str, options: Dict[str, Any], seed: int) -> Iterator[Tuple[Any, Any]]:
-    """(sampled, explicit) decision states of one game from `seed`, the same actions played in
-    both (uniformly at random); the explicit game's chance nodes are drawn as sampled mode would
-    from its own generator (the reference engine gives the integer weights; the state's generator
-    is advanced through its dict)."""
-    sampled = dimsum.make(name, **options).new_state(seed)
-    explicit_game = dimsum.make(name, chance="explicit", **options)
-    explicit = explicit_game.new_state(seed)
-    weights = dimsum.reference.make(name, chance="explicit", **options).new_state(seed)
-    policy = Rng(seed ^ 0xC4A1CE)
-    while True:
-        while explicit.is_chance_node:
-            d = explicit.to_dict()
-            rng = Rng.from_state(d["rng"])
-            outcome = draw_as_sampled(weights._chance_outcomes(), rng)
-            d["rng"] = rng.state()
-            explicit = explicit_game.state_from_dict(d)
-            explicit.apply(outcome)
-            weights.apply(outcome)
-        if sampled.is_terminal:
-            assert explicit.is_terminal
-            return
-        yield sampled.clone(), explicit.clone()  # copies: play goes on in these
-        legal = sampled.legal_actions()
-        action = legal[policy.bounded(len(legal))]
-        for state in (sampled, explicit, weights):
-            state.apply(action)
 
 
 @pytest.mark.parametrize("name,options", [(n, SMALL[n]) for n in GAMES] + VARIANTS,
