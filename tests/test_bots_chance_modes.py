@@ -17,7 +17,7 @@ import pytest
 
 import dimsum
 from dimsum import bots
-from dimsum.testing import profile, twin_positions
+from dimsum.testing import profile, random_position, twin_positions
 
 GAMES = dimsum.games()
 SMALL: Dict[str, Dict[str, Any]] = {name: dict(profile(name).small) for name in GAMES}
@@ -69,6 +69,26 @@ def test_the_heuristic_chooses_the_same_in_both_modes(name):
         if a != b:
             differ.append((i, a, b))
     assert not differ, f"{len(differ)} of 300 positions differ, e.g. {differ[:5]}"
+
+
+@pytest.mark.parametrize("name,options", VARIANTS + [("dim_sum_jam", {"extra_vips": 2})],
+                         ids=[*(f"{n}-variant{i}" for i, (n, _) in enumerate(VARIANTS)), "dim_sum_jam-extra_vips"])
+def test_the_heuristic_chooses_the_same_in_both_modes_under_other_options(name, options):
+    # A decision state of either mode is one of the other too (the same dict): positions of
+    # sampled play taken over whole, which also covers Dim Sum Jam's extra VIPs, whose set-up
+    # shuffle twin_positions cannot match.
+    sampled_game = dimsum.make(name, **options)
+    explicit_game = dimsum.make(name, chance="explicit", **options)
+    checked = 0
+    for i in range(200):
+        sampled = random_position(sampled_game, seed=i, steps=i % 40)
+        if sampled.is_terminal:
+            continue
+        explicit = explicit_game.state_from_dict(sampled.to_dict())
+        a = bots.make("heuristic", sampled_game, seed=i).act(sampled)
+        assert a == bots.make("heuristic", explicit_game, seed=i).act(explicit), f"{name} {options} position {i}"
+        checked += 1
+    assert checked >= 100
 
 
 @pytest.mark.parametrize("name", GAMES)
