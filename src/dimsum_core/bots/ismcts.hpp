@@ -80,11 +80,11 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     int32_t node = 0;
     int64_t length = 0;
     for (int mover; (mover = G::current_player(s)) != kTerminalPlayer && length < info.max_game_length;) {
-      ++length;
-      if (mover == kChancePlayer) {  // explicit chance: nature is not a node of the tree
-        G::apply(c, s, sample_chance<G>(c, s, rng));
+      if (mover == kChancePlayer) {  // explicit chance: not a tree node; drawn as sampled mode would
+        resolve_chance_as_sampled<G>(c, s);
         continue;
       }
+      ++length;
       const LegalActions<G> legal(c, s);
       const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
       bool expanded;
