@@ -3,10 +3,13 @@
 // header and the raw state, 0.05 us from Python): its length, magic and game checked (the
 // Python wrapper has checked that the state is of the bot's game and configuration) and the
 // position validated before any rule reads it, so that no bytes from Python can crash the
-// search. The search runs with the GIL released.
+// search. The search runs with the GIL released, on worker threads, while the calling thread
+// polls for signals every kPollEvery (taking the GIL for it): Ctrl-C stops the trees within a
+// simulation and raises KeyboardInterrupt, and the bot is usable afterwards.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -20,6 +23,9 @@ namespace dimsum::bindings {
 namespace {
 
 constexpr size_t kHeaderBytes = 24;  // State.to_bytes' header (ARCHITECTURE section 5)
+
+// How often a long native call looks for a signal: well under the 0.2 s a Ctrl-C may take.
+constexpr std::chrono::milliseconds kPollEvery{20};
 
 // G's state from to_bytes() output; ValueError unless it is a valid decision node.
 template <class G>
@@ -67,8 +73,6 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
                         const std::string& rollout, int threads, uint64_t seed, uint64_t call, double min_return,
                         double max_return) {
   bots::SearchParams p;
-  if (simulations < 1 && !(seconds > 0)) throw py::value_error("ismcts needs simulations >= 1 or seconds > 0");
-  if (threads < 1) throw py::value_error("threads must be >= 1");
   if (rollout != "random" && rollout != "heuristic")
     throw py::value_error("rollout must be 'random' or 'heuristic', got '" + rollout + "'");
   p.simulations = simulations;
@@ -80,17 +84,31 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   p.seed = derive_seed(seed, call);
   p.min_return = min_return;
   p.max_return = max_return;
+  bots::check_search_params(p);  // std::invalid_argument: ValueError saying what is allowed
   bots::SearchResult result;
+  bool interrupted = false;
+  // With the GIL: PyErr_CheckSignals runs the Python handlers; one that raised (SIGINT's:
+  // KeyboardInterrupt) leaves its error set, raised below once the trees have stopped.
+  auto signalled = [] {
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+  };
   try {
     on_game(game, [&]<class G>() {
       const auto cfg = config_from_bytes<G>(config, state_size, state_version);
       const auto s = decision_state<G>(cfg, state);
       py::gil_scoped_release release;
-      result = bots::ismcts_search<G>(cfg, s, p);
+      result = bots::ismcts_search<G>(cfg, s, p, signalled, kPollEvery, &interrupted);
     });
   } catch (const ThreadStartError& e) {
-    raise_thread_start_error("ismcts", e);
+    // not raise_thread_start_error's words: here threads=1 starts a worker too (the caller watches)
+    throw std::runtime_error("ismcts: the worker threads could not be started (threads=" + std::to_string(threads) +
+                             " runs its trees on " + std::to_string(e.wanted()) +
+                             " worker threads while the calling thread watches for Ctrl-C; " + e.what() +
+                             "): the system's limit on threads or memory was reached. Use fewer threads. "
+                             "No thread was left running.");
   }
+  if (interrupted) throw py::error_already_set();
   py::list root;
   for (const bots::RootStat& r : result.root) root.append(py::make_tuple(r.action, r.visits, r.mean));
   return py::make_tuple(result.action, result.simulations, result.rollout_steps, root);
