@@ -6,7 +6,8 @@ Y1. An exception in an IS-MCTS worker thread (std::bad_alloc) called std::termin
     failure paths are checked in C++ too (tests/cpp/thread_pool_errors.cpp, also run under ASan
     and TSan by .ci/sanitize).
 Y2. Ctrl-C did not interrupt a search (KeyboardInterrupt came when the 20 s budget was over):
-    now a search polls for signals while it runs, and the bot is usable afterwards.
+    now a search polls for signals while it runs, and the bot is usable afterwards; so do
+    random_playouts over many games.
 Y3. A time budget too small or too large ran 0 simulations (or overflowed a float-to-int
     conversion): now seconds is None or in [0.001, 3600] (checked in Python and in C++), and a
     budget runs at least one simulation.
@@ -143,22 +144,52 @@ print("again:", state.is_legal(bot.act(state)), bot.last_search[0], flush=True)
 """
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
-@pytest.mark.parametrize("game, budget, threads", [("yum_cha", "seconds", 1), ("yum_cha", "seconds", 2),
-                                                   ("pig", "simulations", 1), ("pig", "simulations", 2)])
-def test_y2_sigint_interrupts_a_long_search_and_the_bot_searches_again(game, budget, threads):
-    proc = processes.start([sys.executable, "-c", SEARCH_UNTIL_INTERRUPTED, game, budget, str(threads)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+# 10^7 games of Yum Cha: minutes, whatever the thread count.
+PLAYOUTS_UNTIL_INTERRUPTED = """
+import sys
+import dimsum
+
+game = dimsum.make("yum_cha")
+print("searching", flush=True)
+try:
+    dimsum.random_playouts(game, 10**7, threads=int(sys.argv[1]))
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+returns, lengths = dimsum.random_playouts(game, 20, threads=int(sys.argv[1]))
+print("again:", True, len(lengths), flush=True)
+"""
+
+
+def interrupted_output(*args):
+    """Runs a script, sends SIGINT once it has started its long native call, returns its output."""
+    proc = processes.start([sys.executable, "-c", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "searching", proc.stderr.read()
         time.sleep(0.5)  # a SIGINT before the C++ call would be a KeyboardInterrupt too: let it start
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=TIMEOUT)  # before the fix: not before the minute was over
+        out, err = proc.communicate(timeout=TIMEOUT)  # before the fix: not before the call was over
     finally:
         processes.stop(proc)
     assert proc.returncode == 0, err
-    assert out.split("\n")[0] == "interrupted", out + err
-    assert "again: True 20" in out, out + err
+    return out + err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+@pytest.mark.parametrize("game, budget, threads", [("yum_cha", "seconds", 1), ("yum_cha", "seconds", 2),
+                                                   ("pig", "simulations", 1), ("pig", "simulations", 2)])
+def test_y2_sigint_interrupts_a_long_search_and_the_bot_searches_again(game, budget, threads):
+    out = interrupted_output(SEARCH_UNTIL_INTERRUPTED, game, budget, str(threads))
+    assert out.split("\n")[0] == "interrupted", out
+    assert "again: True 20" in out, out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_y2_sigint_interrupts_random_playouts_over_many_games(threads):
+    out = interrupted_output(PLAYOUTS_UNTIL_INTERRUPTED, str(threads))
+    assert out.split("\n")[0] == "interrupted", out
+    assert "again: True 20" in out, out
 
 
 # -- Y3/Y4: parameters in their declared ranges -------------------------------------------------

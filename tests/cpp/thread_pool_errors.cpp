@@ -1,10 +1,11 @@
 // Test-only checks of ThreadPool's failure paths (src/dimsum_core/batch/thread_pool.hpp): a
 // block that throws on a worker or on the caller, several that throw at once, a watched run
-// whose poll throws or whose blocks throw. Each case asserts that the first exception reaches
-// the caller exactly once, that no block starts after it, and that the pool then runs a normal
-// job right. Built and run by tests/test_interrupts.py, and by .ci/sanitize under ASan + UBSan
-// and under TSan: a worker still touching the job (on the caller's stack) after run() returned
-// is a use-after-free there, a missing happens-before a data race.
+// whose poll throws or whose blocks throw (on workers, or inline on a pool of size 1). Each
+// case asserts that the first exception reaches the caller exactly once, that no block starts
+// after it, and that the pool then runs a normal job right. Built and run by
+// tests/test_interrupts.py, and by .ci/sanitize under ASan + UBSan and under TSan: a worker
+// still touching the job (on the caller's stack) after run() returned is a use-after-free
+// there, a missing happens-before a data race.
 //
 // Prints "ok" and exits 0, or names the failed check and exits 1.
 #include <algorithm>
@@ -134,14 +135,26 @@ void watched() {
         [] {}, std::chrono::microseconds(500));
     check(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }), "a watched run does every item once");
   }
+  // size 1: the caller runs the blocks and polls between them; a throwing poll stops the rest
   dimsum::ThreadPool inline_pool(1);
-  bool refused = false;
+  int blocks = 0, polls = 0;
+  bool caught = false;
   try {
-    inline_pool.run_watched(1, 1, [](int64_t, int64_t) {}, [] {}, std::chrono::microseconds(100));
-  } catch (const std::logic_error&) {
-    refused = true;
+    inline_pool.run_watched(
+        1000, 1,
+        [&](int64_t, int64_t) {
+          ++blocks;
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+        },
+        [&] {
+          if (++polls == 3) throw std::runtime_error("interrupted");
+        },
+        std::chrono::microseconds(1000));
+  } catch (const std::runtime_error&) {
+    caught = true;
   }
-  check(refused, "run_watched on a pool without workers is refused");
+  check(caught && polls == 3, "an inline watched run polls between blocks and stops when poll throws");
+  check(blocks >= 3 && blocks < 1000, "no block runs after the poll threw (" + std::to_string(blocks) + " ran)");
 }
 
 }  // namespace

@@ -3,13 +3,13 @@
 // header and the raw state, 0.05 us from Python): its length, magic and game checked (the
 // Python wrapper has checked that the state is of the bot's game and configuration) and the
 // position validated before any rule reads it, so that no bytes from Python can crash the
-// search. The search runs with the GIL released, on worker threads, while the calling thread
-// polls for signals every kPollEvery (taking the GIL for it): Ctrl-C stops the trees within a
-// simulation and raises KeyboardInterrupt, and the bot is usable afterwards.
+// search. The search runs with the GIL released and polls for signals every kPollEvery
+// (bindings.hpp; the trees on worker threads while the caller polls, or one tree on the caller
+// polling between simulations): Ctrl-C stops the trees within a simulation and raises
+// KeyboardInterrupt, and the bot is usable afterwards.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -23,9 +23,6 @@ namespace dimsum::bindings {
 namespace {
 
 constexpr size_t kHeaderBytes = 24;  // State.to_bytes' header (ARCHITECTURE section 5)
-
-// How often a long native call looks for a signal: well under the 0.2 s a Ctrl-C may take.
-constexpr std::chrono::milliseconds kPollEvery{20};
 
 // G's state from to_bytes() output; ValueError unless it is a valid decision node.
 template <class G>
@@ -86,13 +83,7 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   p.max_return = max_return;
   bots::check_search_params(p);  // std::invalid_argument: ValueError saying what is allowed
   bots::SearchResult result;
-  bool interrupted = false;
-  // With the GIL: PyErr_CheckSignals runs the Python handlers; one that raised (SIGINT's:
-  // KeyboardInterrupt) leaves its error set, raised below once the trees have stopped.
-  auto signalled = [] {
-    py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() != 0;
-  };
+  bool interrupted = false;  // signalled(): its error is set, raised once the trees have stopped
   try {
     on_game(game, [&]<class G>() {
       const auto cfg = config_from_bytes<G>(config, state_size, state_version);

@@ -43,7 +43,8 @@
 //
 // run_watched() is run() for long jobs that must stay interruptible: the caller takes no block
 // but calls poll() at a fixed interval until the workers are done (the Python bindings poll
-// for Ctrl-C there, and the job stops its blocks through a flag of its own).
+// for Ctrl-C there; poll() throws to stop the run, and a long block watches a flag of its own).
+// A pool of size 1 runs the blocks itself and polls between them.
 #pragma once
 
 #include <algorithm>
@@ -54,7 +55,6 @@
 #include <exception>
 #include <mutex>
 #include <string>
-#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -152,14 +152,26 @@ class ThreadPool {
     rethrow_first_error();
   }
 
-  // Like run(), but every block runs on a worker thread (the pool needs size() >= 2) while the
-  // calling thread calls poll() every `every` until all blocks are done; what poll() throws
-  // stops the run like a block's exception (rethrown here once the workers are done). Never
-  // inline and never backs off: the caller is not there to work.
+  // Like run(), but every block runs on a worker thread while the calling thread calls poll()
+  // every `every` until all blocks are done; what poll() throws stops the run like a block's
+  // exception (rethrown here once the workers are done). Never backs off: the caller is not
+  // there to work. With size() 1, the caller runs the blocks and polls between them, once
+  // `every` has passed (a block then bounds the interval: keep blocks short).
   template <class F, class Poll>
   void run_watched(int64_t n, int64_t grain, F&& f, Poll&& poll, std::chrono::microseconds every) {
     if (n <= 0) return;
-    if (size_ < 2) throw std::logic_error("ThreadPool::run_watched needs a worker thread (size >= 2)");
+    if (size_ == 1) {
+      grain = std::max<int64_t>(1, grain);
+      auto next_poll = Clock::now() + every;
+      for (int64_t first = 0; first < n; first += std::min(grain, n - first)) {
+        if (Clock::now() >= next_poll) {
+          poll();
+          next_poll = Clock::now() + every;
+        }
+        f(first, first + std::min(grain, n - first));
+      }
+      return;
+    }
     Job job = make_job(grain, f);
     // the workers share the blocks: the caller's share (thread 0) is empty
     for (int t = 0; t < size_; ++t) {
