@@ -52,7 +52,7 @@ def decision_state(game, seed=1):
 # MALLOC_ARENA_MAX=1: every thread allocates from the main arena, which the limit covers (a
 # thread's own arena is reserved whole when it is made, 64 MiB, so the limit would not bite).
 MEMORY_LIMIT = """
-import resource, sys
+import os, resource, sys, time
 import dimsum
 from dimsum import bots
 
@@ -85,9 +85,18 @@ while hi - lo > 1 << 20:
         hi = mid
     else:
         lo = mid
+def tasks_once_settled(expected):
+    for _ in range(100):  # a joined thread's /proc entry may take a moment to go
+        if len(os.listdir("/proc/self/task")) == expected:
+            break
+        time.sleep(0.01)
+    return len(os.listdir("/proc/self/task"))
+
+before = len(os.listdir("/proc/self/task"))
 big = bots.make("ismcts", game, simulations=threads * (6 << 20) // 32, threads=threads)  # 6 MiB of nodes a tree
 error = act_limited(hi + (8 << 20), big)
 print("error:", type(error).__name__)
+print("threads left:", tasks_once_settled(before) - before)
 print("again:", small.act(state), small.last_search[0])
 """
 
@@ -99,6 +108,7 @@ def test_y1_memory_exhausted_in_a_search_thread_is_a_memory_error_not_an_abort(t
                          timeout=TIMEOUT, env={**os.environ, "MALLOC_ARENA_MAX": "1"})
     assert done.returncode == 0, f"rc {done.returncode}: {done.stderr[-2000:]}"
     assert "error: MemoryError" in done.stdout, done.stdout
+    assert "threads left: 0" in done.stdout, done.stdout  # every worker joined
     assert "again: " in done.stdout and done.stdout.rstrip().endswith(" 10"), done.stdout  # the bot searches again
 
 
