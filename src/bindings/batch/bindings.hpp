@@ -44,9 +44,12 @@ typename G::Config config_from_bytes(std::string_view config, int64_t state_size
 // `who`'s thread pool could not start its worker threads (ThreadPool stopped and joined those
 // that had started): a RuntimeError that says so and what to do about it. Thrown as a
 // std::runtime_error, which pybind11 raises as RuntimeError (the GIL need not be held).
-[[noreturn]] inline void raise_thread_start_error(const char* who, const ThreadStartError& e) {
+// `threads`: what the caller asked for, when its pool is not of that size (a watched run's
+// pool has a worker per thread; by default, the calling thread is one of `threads`).
+[[noreturn]] inline void raise_thread_start_error(const char* who, const ThreadStartError& e, int threads = -1) {
   throw std::runtime_error(std::string(who) + ": the worker threads could not be started (threads=" +
-                           std::to_string(e.wanted() + 1) + " starts " + std::to_string(e.wanted()) +
+                           std::to_string(threads < 0 ? e.wanted() + 1 : threads) + " starts " +
+                           std::to_string(e.wanted()) +
                            " besides the calling thread; " + e.what() +
                            "): the system's limit on threads or memory was reached. Use fewer threads "
                            "(threads=1 starts none). No thread was left running.");

@@ -92,12 +92,7 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
       result = bots::ismcts_search<G>(cfg, s, p, signalled, kPollEvery, &interrupted);
     });
   } catch (const ThreadStartError& e) {
-    // not raise_thread_start_error's words: here threads=1 starts a worker too (the caller watches)
-    throw std::runtime_error("ismcts: the worker threads could not be started (threads=" + std::to_string(threads) +
-                             " runs its trees on " + std::to_string(e.wanted()) +
-                             " worker threads while the calling thread watches for Ctrl-C; " + e.what() +
-                             "): the system's limit on threads or memory was reached. Use fewer threads. "
-                             "No thread was left running.");
+    raise_thread_start_error("ismcts", e, threads);  // threads > 1: a worker a tree, the caller polls
   }
   if (interrupted) throw py::error_already_set();
   py::list root;

@@ -32,7 +32,7 @@ py::tuple random_playouts(const std::string& game, const py::bytes& config, int6
       dimsum::random_playouts<G>(c, seed, n_games, threads, r, l, raise_if_signalled, kPollEvery);
     });
   } catch (const ThreadStartError& e) {
-    raise_thread_start_error("random_playouts", e);
+    raise_thread_start_error("random_playouts", e, threads);  // threads > 1: the workers play, the caller polls
   } catch (const Interrupted&) {
     throw py::error_already_set();  // what the signal's handler raised (Ctrl-C: KeyboardInterrupt)
   }
