@@ -63,7 +63,8 @@ void random_playouts(const typename G::Config& c, uint64_t seed, int64_t n_games
                      int64_t* lengths, Poll&& poll, std::chrono::microseconds every) {
   threads = std::max(1, std::min<int>(threads, static_cast<int>(std::min<int64_t>(n_games, 1 << 20))));
   ThreadPool pool(threads == 1 ? 1 : threads + 1);  // the workers play, the caller watches
-  const int64_t grain = std::clamp<int64_t>(n_games / (16 * threads), 1, kWatchedBlock);
+  // small blocks share the games among workers; one thread needs no sharing, only the polls
+  const int64_t grain = threads == 1 ? kWatchedBlock : std::clamp<int64_t>(n_games / (16 * threads), 1, kWatchedBlock);
   pool.run_watched(
       n_games, grain,
       [&](int64_t first, int64_t last) { random_playouts_range<G>(c, seed, first, last, returns, lengths); }, poll,
