@@ -13,10 +13,11 @@
 // seed derive_seed(seed, t); the roots' visits are summed per action. A result depends on the
 // seed, the simulations and the thread count only (a time budget makes it depend on the clock).
 //
-// A search can be watched (the overload with `poll`): the trees then grow on worker threads
-// while the calling thread calls poll() at a fixed interval; poll() returning true stops every
-// tree within a simulation (the Python binding polls for Ctrl-C so). A tree that throws
-// (std::bad_alloc) stops the others the same way, and the exception leaves ismcts_search.
+// A search can be watched (the overload with `poll`): poll() is called on the calling thread at
+// a fixed interval (between simulations with one thread; with more, the trees grow on worker
+// threads meanwhile), and its returning true stops every tree within a simulation (the Python
+// binding polls for Ctrl-C so). A tree that throws (std::bad_alloc) stops the others the same
+// way, and the exception leaves ismcts_search once every tree has stopped.
 #pragma once
 
 #include <algorithm>
