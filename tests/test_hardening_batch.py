@@ -35,7 +35,8 @@ import json, os, sys
 import numpy as np
 import dimsum
 from dimsum import _batch
-from dimsum._batch_env import BatchEnv  # imported now: the tests below may lose file access
+from dimsum import bots  # imported now, as BatchEnv below: the tests below may lose file access
+from dimsum._batch_env import BatchEnv  # (a test drops root, and the interpreter lives under /root)
 game = dimsum.make("yum_cha")
 
 def tasks():
@@ -105,7 +106,6 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
 before = tasks()
 # one more task than this user has now: the first worker thread starts, the second cannot
 resource.setrlimit(resource.RLIMIT_NPROC, (threads_of_this_user() + 1, hard))
-from dimsum import bots
 searched = game.new_state(1)
 while searched.is_chance_node:
     searched.apply(searched.chance_outcomes()[0][0])
