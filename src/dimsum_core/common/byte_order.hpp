@@ -31,8 +31,15 @@ inline constexpr bool kLittleEndianHost = std::endian::native == std::endian::li
 template <class T>
 struct ByteLayout;
 
+// The type of the member a pointer to member points to.
+template <class P>
+struct MemberPointer;
 template <class Owner, class T>
-T member_type_of(T Owner::*);
+struct MemberPointer<T Owner::*> {
+  using type = T;
+};
+template <auto M>
+using member_t = typename MemberPointer<decltype(M)>::type;
 
 template <auto A, auto B>
 constexpr bool same_member() {
@@ -49,7 +56,7 @@ struct Members {
   // Every byte of Owner (which has no padding) in exactly one named member.
   template <class Owner>
   static constexpr bool covers() {
-    return (sizeof(decltype(member_type_of(M))) + ...) == sizeof(Owner) && ((count_of<M>() == 1) && ...);
+    return (sizeof(member_t<M>) + ...) == sizeof(Owner) && ((count_of<M>() == 1) && ...);
   }
 
  private:
@@ -85,16 +92,17 @@ template <class Owner>
 void Members<M...>::reverse(unsigned char* p) {
   const Owner probe{};  // only its members' addresses are read: their offsets
   const auto* base = reinterpret_cast<const unsigned char*>(&probe);
-  (byte_order_detail::reverse_words<decltype(member_type_of(M))>(
+  (byte_order_detail::reverse_words<member_t<M>>(
        p + (reinterpret_cast<const unsigned char*>(&(probe.*M)) - base)),
    ...);
 }
 
 // The object at p (sizeof(T) bytes) from host order to little-endian, in place; and back (the
-// same reversal). Nothing at all on a little-endian host.
+// same reversal). Nothing at all on a little-endian host; the reversal is compiled (and its
+// layout checked) on every host all the same, so that an x86_64 build catches its errors.
 template <class T>
 inline void host_to_little_endian(void* p) {
-  if constexpr (!kLittleEndianHost) byte_order_detail::reverse_words<T>(static_cast<unsigned char*>(p));
+  if (!kLittleEndianHost) byte_order_detail::reverse_words<T>(static_cast<unsigned char*>(p));
 }
 template <class T>
 inline void little_endian_to_host(void* p) {
