@@ -71,6 +71,9 @@ constexpr GameApi make_api() {
   using C = typename G::Config;
   using S = typename G::State;
   static_assert(alignof(S) <= 8 && alignof(C) <= 8, "bindings store states in uint64_t buffers");
+  static_assert(requires { ByteLayout<S>::template covers<S>(); },
+                "a game declares its State's members for the little-endian byte form: ByteLayout<State> in "
+                "<game>/byte_layout.hpp (common/byte_order.hpp)");
   static_assert(kWithinPlayerCap<G>,
                 "a game's Engine::kMaxPlayers must be in [1, dimsum::kMaxPlayers] (common/engine.hpp): raise the "
                 "shared cap for a game with more seats");
