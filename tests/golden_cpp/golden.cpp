@@ -54,6 +54,18 @@ constexpr int kStateEvery = 10;      // `write` keeps the state of every 10th st
 constexpr int kPlayouts = 20;
 constexpr int64_t kSimulations = 200;
 
+// Room for any list legal_actions writes: the longest legal list of any game (kMaxActions), or a
+// chance node's outcomes (ids below the config's num_actions).
+template <class... G>
+constexpr int max_actions(dimsum::GameList<G...>) {
+  return std::max({G::kMaxActions...});
+}
+std::vector<int16_t> list_room(const GameApi& api, const void* config) {
+  dimsum::ConfigInfo info;
+  api.config_info(config, &info);
+  return std::vector<int16_t>(static_cast<size_t>(std::max(max_actions(dimsum::AllGames{}), info.num_actions)));
+}
+
 // FNV-1a 64 over values written little-endian, so that the digest means the same everywhere.
 struct Digest {
   uint64_t h = 0xCBF29CE484222325ull;
@@ -208,7 +220,7 @@ Trace trace_game(const Config& cfg) {
   Trace t;
   State s;
   api.new_state(&c, &s, cfg.seed);
-  std::vector<int16_t> legal(static_cast<size_t>(G::kMaxActions) + 1024);
+  std::vector<int16_t> legal = list_room(api, &c);
   Digest heuristic;  // the heuristic's moves along the game
   bool searched = false;
   Digest search;
@@ -362,7 +374,7 @@ int read_states(const std::vector<Config>& configs, const char* path, const std:
     std::vector<uint64_t> state(api.state_size / 8 + 1);
     api.read_bytes(bytes.data(), state.data());
     char err[512] = "";
-    std::vector<int16_t> legal(2048);
+    std::vector<int16_t> legal = list_room(api, cfg->built.data());
     const int n = api.validate(cfg->built.data(), state.data(), err, sizeof err)
                       ? api.legal_actions(cfg->built.data(), state.data(), legal.data())
                       : -1;

@@ -2,11 +2,12 @@
 //
 // A state's bytes (State.to_bytes, pickles, a BatchEnv's states), their header and the words a
 // Zobrist key reads are little-endian on every machine, so that bytes written on x86_64 load on
-// a big-endian s390x and give the same keys (docs/ARCHITECTURE.md, "Byte order"). On a
+// a big-endian s390x and give the same keys (docs/ARCHITECTURE.md, 5a "Byte order"). On a
 // little-endian host (x86_64, aarch64, every wheel we build) every conversion here is a memcpy
 // or nothing: the bytes are the struct's own, as they always were.
 //
-// A struct that crosses as bytes declares its members, in order, once:
+// A struct that crosses as bytes declares its members once (in declaration order, for the reader:
+// each member's place is taken from the member itself):
 //     template <> struct ByteLayout<State> : Members<&State::rng, &State::hash, ...> {};
 // and the conversion reverses each multi-byte integer in it (arrays and nested structs, which
 // declare their own ByteLayout, included). The declaration is checked when it is compiled: the
@@ -27,7 +28,7 @@ static_assert(std::endian::native == std::endian::little || std::endian::native 
               "dimsum supports little- and big-endian hosts only");
 inline constexpr bool kLittleEndianHost = std::endian::native == std::endian::little;
 
-// A struct's members in declaration order (see above); specialised next to the struct.
+// A struct's members (see above); specialised next to the struct or in <game>/byte_layout.hpp.
 template <class T>
 struct ByteLayout;
 
@@ -80,7 +81,7 @@ void reverse_words(unsigned char* p) {
     static_assert(std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>,
                   "only structs of integers without padding cross as bytes");
     static_assert(ByteLayout<T>::template covers<T>(),
-                  "ByteLayout<T> must name every member of T exactly once, in order (common/byte_order.hpp)");
+                  "ByteLayout<T> must name every member of T exactly once (common/byte_order.hpp)");
     ByteLayout<T>::template reverse<T>(p);
   }
 }
