@@ -100,6 +100,37 @@ def test_a_digest_mismatch_is_seen():
     assert digest == EXPECTED[(label, "0")]
 
 
+def _written_on_x86_64():
+    """states.bin: the states golden.cpp wrote on x86_64 (every 10th step of each configuration),
+    as records of the label's length (1 byte), the label, the step (4 bytes, little-endian) and
+    the state's bytes as to_bytes writes them after its header."""
+    data = (GOLDEN / "states.bin").read_bytes()
+    sizes = {label: dimsum.make(name, **options).state_size for label, name, _, options, _ in CONFIGS}
+    at = 0
+    while at < len(data):
+        label = data[at + 1:at + 1 + data[at]].decode()
+        at += 1 + len(label)
+        (step,) = struct.unpack_from("<I", data, at)
+        yield label, step, data[at + 4:at + 4 + sizes[label]]
+        at += 4 + sizes[label]
+
+
+def test_states_written_on_x86_64_load_here_as_the_same_positions():
+    """Bytes from another machine load on this one (ARCHITECTURE 5a): each state x86_64 wrote is
+    accepted by state_from_bytes here, and gives the keys digest of its step."""
+    games = {label: (dimsum.make(name, **options), seed) for label, name, seed, options, _ in CONFIGS}
+    loaded = 0
+    for label, step, body in _written_on_x86_64():
+        game, seed = games[label]
+        state = game.state_from_bytes(game.new_state(0).to_bytes()[:HEADER] + body)
+        legal = state.legal_actions()
+        action = -1 if not legal or step == MAX_STEPS else legal[splitmix64(seed ^ step) % len(legal)]
+        assert keys_digest(state, legal, action) == EXPECTED[(label, str(step))], (label, step)
+        assert state.to_bytes()[HEADER:] == body
+        loaded += 1
+    assert loaded == sum(1 for (_, step) in EXPECTED if step.isdigit() and int(step) % 10 == 0)
+
+
 @pytest.mark.parametrize("name", dimsum.games())
 def test_the_header_is_little_endian_on_every_host(name):
     """to_bytes' header: "DSUM", format 1, game id, state version, state size, the config's

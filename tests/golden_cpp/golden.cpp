@@ -4,7 +4,7 @@
 // emulator: .ci/golden builds it natively, with clang + libc++, for aarch64 and big-endian
 // s390x (qemu-user), for Windows (MinGW, under wine) and with MSVC's branches forced, and
 // compares every digest with the committed ones (expected.txt, made on x86_64 by
-// `.ci/golden --update`).
+// `.ci/golden --update`, with states.bin: the states `write` gives there).
 //
 // configs.txt names the configurations (made by make_configs.py from the Python packages):
 //     <label> <game> <seed> <options as JSON, for the Python twin> <n> <n config values>
