@@ -145,6 +145,14 @@ def test_player_cap_a_game_past_the_shared_cap_does_not_build(tmp_path):
     assert "kMaxPlayers must be in [1, dimsum::kMaxPlayers]" in output
 
 
+def test_byte_layout_a_state_member_left_out_of_it_does_not_build(tmp_path):
+    """A State's ByteLayout (its little-endian bytes, common/byte_order.hpp) must name every member:
+    one forgotten would leave its bytes in host order on a big-endian machine."""
+    executable, output = compile_toy(tmp_path, "-DTOY_LAYOUT_LEAVES_OUT_TURN")
+    assert executable is None
+    assert "ByteLayout<T> must name every member of T exactly once" in output
+
+
 def test_chance_outcome_ids_lie_inside_the_action_range_when_built(toy):
     equal, more = toy("build 2 5 5", "build 2 5 6")
     assert equal["ok"]

@@ -45,6 +45,8 @@ class Game:
     @property
     def spec(self) -> Any: ...  # the game's Python-side Config (dimsum.games.<name>.Config)
     @property
+    def config_values(self) -> Tuple[int, ...]: ...  # the config as the core reads it
+    @property
     def state_fields(self) -> Tuple[FieldSpec, ...]: ...
     @property
     def observation_layout(self) -> Tuple[Slice, ...]: ...

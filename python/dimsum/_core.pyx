@@ -92,6 +92,8 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
         int (*read_field)(const void*, const void*, int, int64_t*) noexcept nogil
         bint (*import_fields)(const void*, const int64_t*, int, void*, char*, int) noexcept nogil
         bint (*validate)(const void*, const void*, char*, int) noexcept nogil
+        void (*write_bytes)(const void*, void*) noexcept nogil
+        void (*read_bytes)(const void*, void*) noexcept nogil
         void (*resample)(const void*, const void*, int, uint64_t, void*) noexcept nogil
         bint (*check_ticks)(const void*, int64_t, char*, int) noexcept nogil
         int64_t (*apply_timed)(const void*, void*, int, int64_t) noexcept nogil
@@ -117,6 +119,20 @@ cdef extern from "dimsum_core/common/engine.hpp" namespace "dimsum":
 cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
     uint64_t splitmix64(uint64_t) noexcept nogil
 
+# to_bytes' header and body are little-endian on every host (common/state_bytes.hpp,
+# byte_order.hpp): bytes written on any machine load on any other.
+cdef extern from "dimsum_core/common/state_bytes.hpp" namespace "dimsum":
+    ctypedef struct StateBytesHeader:
+        char magic[4]
+        uint16_t format
+        uint16_t game_id
+        uint32_t state_version
+        uint32_t state_size
+        uint64_t fingerprint
+    size_t kStateHeaderBytes
+    void write_state_header(const StateBytesHeader&, void*) noexcept nogil
+    StateBytesHeader read_state_header(const void*) noexcept nogil
+
 # States are made only by their Game (_blank_state sets this flag, per thread, around the
 # allocation): a State made by State.__new__ from Python would have no game, and its first
 # method call would dereference it.
@@ -133,7 +149,6 @@ cdef enum:
     MAX_STATE_WORDS = 72       # 576 bytes (Game.__init__ refuses a larger State: raise this)
     MAX_ACTIONS = 1024         # legal-action scratch space (checked too)
     ERR_LEN = 512
-    HEADER_WORDS = 3           # to_bytes header: see _write_header
 
 MAX_PLAYERS = kMaxPlayers     # the most players any game may declare (common/engine.hpp)
 
@@ -233,6 +248,7 @@ cdef class Game:
     cdef int num_fields
     cdef uint64_t fingerprint
     cdef readonly object spec          # the Python-side Config (dimsum.games.<name>.Config)
+    cdef readonly tuple config_values  # the config as the core reads it (config_from_values): tests/golden_cpp
     cdef object module                 # dimsum.games.<name>
     cdef readonly tuple state_fields   # FieldSpec per state field, in the core's order
     cdef dict field_index              # field name -> its index in state_fields
@@ -271,6 +287,7 @@ cdef class Game:
         values_by_name["explicit_chance"] = int(self.spec.explicit_chance)  # every game's (COMMON_OPTIONS)
         config_specs = _field_specs(infos, self.api.config_fields(infos))
         packed = _pack_config(name, config_specs, values_by_name)
+        self.config_values = tuple(packed)
         cdef int64_t* values = <int64_t*>PyMem_Malloc(max(1, len(packed)) * sizeof(int64_t))
         if values == NULL:
             raise MemoryError()
@@ -471,22 +488,20 @@ cdef class Game:
                 raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
             data = bytes(data)
         cdef const char* raw = PyBytes_AS_STRING(data)
-        cdef Py_ssize_t expected = HEADER_WORDS * 8 + self.api.state_size
+        cdef Py_ssize_t expected = kStateHeaderBytes + self.api.state_size
         if len(data) != expected:
             raise ValueError(f"{self.name} state bytes must be {expected} long, got {len(data)}")
-        cdef uint64_t header[HEADER_WORDS]
-        memcpy(header, raw, HEADER_WORDS * 8)
-        if memcmp(header, <const char*>MAGIC, 4) != 0:
+        cdef StateBytesHeader header = read_state_header(raw)
+        if memcmp(header.magic, <const char*>MAGIC, 4) != 0:
             raise ValueError("not a dimsum state (bad magic)")
-        cdef uint16_t* h16 = <uint16_t*>header
-        if h16[2] != BYTES_FORMAT or h16[3] != self.api.game_id:
+        if header.format != BYTES_FORMAT or header.game_id != self.api.game_id:
             raise ValueError(f"these bytes are not a {self.name} state of format {BYTES_FORMAT}")
-        if (<uint32_t*>header)[2] != self.api.state_version or (<uint32_t*>header)[3] != self.api.state_size:
+        if header.state_version != self.api.state_version or header.state_size != self.api.state_size:
             raise ValueError(f"these bytes hold a {self.name} state of another version")
-        if header[2] != self.fingerprint:
+        if header.fingerprint != self.fingerprint:
             raise ValueError("these bytes are a state of a differently configured game (other options or data)")
         cdef State state = self._blank_state()
-        memcpy(state.buf, raw + HEADER_WORDS * 8, self.api.state_size)
+        self.api.read_bytes(raw + kStateHeaderBytes, state.buf)
         state._check_valid()
         state._root = data
         return state
@@ -781,18 +796,18 @@ cdef class State:
     def to_bytes(self):
         """Header (magic, format, game, version, size, config fingerprint) + the state's bytes."""
         cdef Game g = self.game
-        cdef Py_ssize_t n = HEADER_WORDS * 8 + g.api.state_size
+        cdef Py_ssize_t n = kStateHeaderBytes + g.api.state_size
         cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
         cdef char* p = PyBytes_AS_STRING(out)
-        cdef uint64_t header[HEADER_WORDS]
-        memcpy(header, <const char*>MAGIC, 4)
-        (<uint16_t*>header)[2] = BYTES_FORMAT
-        (<uint16_t*>header)[3] = g.api.game_id
-        (<uint32_t*>header)[2] = g.api.state_version
-        (<uint32_t*>header)[3] = g.api.state_size
-        header[2] = g.fingerprint
-        memcpy(p, header, HEADER_WORDS * 8)
-        memcpy(p + HEADER_WORDS * 8, self.buf, g.api.state_size)
+        cdef StateBytesHeader header
+        memcpy(header.magic, <const char*>MAGIC, 4)
+        header.format = BYTES_FORMAT
+        header.game_id = g.api.game_id
+        header.state_version = g.api.state_version
+        header.state_size = g.api.state_size
+        header.fingerprint = g.fingerprint
+        write_state_header(header, p)
+        g.api.write_bytes(self.buf, p + kStateHeaderBytes)
         return out
 
     def __reduce__(self):

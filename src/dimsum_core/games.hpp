@@ -5,9 +5,13 @@
 #include <cstring>
 #include <utility>
 
+#include "dim_sum_jam/byte_layout.hpp"
 #include "dim_sum_jam/engine.hpp"
+#include "nice_buns/byte_layout.hpp"
 #include "nice_buns/engine.hpp"
+#include "pig/byte_layout.hpp"
 #include "pig/engine.hpp"
+#include "yum_cha/byte_layout.hpp"
 #include "yum_cha/engine.hpp"
 
 namespace dimsum {

@@ -14,7 +14,8 @@
 //       -> {"<case>": "<message, empty if accepted>", ...}: common/validate.hpp's checks on
 //          crafted values (see layout() below)
 // Compiled with -DTOY_MAX_PLAYERS=N, the toy declares that many seats (past the shared cap, the
-// build must fail with make_api's static_assert).
+// build must fail with make_api's static_assert); with -DTOY_LAYOUT_LEAVES_OUT_TURN, its byte
+// layout misses a member (the build must fail with common/byte_order.hpp's static_assert).
 #include <cstdint>
 #include <iostream>
 #include <span>
@@ -51,6 +52,21 @@ struct State {
   int8_t current, turn;
   uint8_t reserved_[6];
 };
+
+}  // namespace toy
+
+// Its bytes cross as every game's do (common/byte_order.hpp): its members in order. Compiled with
+// -DTOY_LAYOUT_LEAVES_OUT_TURN, the layout forgets a member (the build must fail).
+template <>
+struct dimsum::ByteLayout<toy::State>
+#ifdef TOY_LAYOUT_LEAVES_OUT_TURN
+    : dimsum::Members<&toy::State::rng, &toy::State::hash, &toy::State::current, &toy::State::reserved_> {};
+#else
+    : dimsum::Members<&toy::State::rng, &toy::State::hash, &toy::State::current, &toy::State::turn,
+                      &toy::State::reserved_> {};
+#endif
+
+namespace toy {
 
 using Member = dimsum::MemberFields<Config, State>;
 

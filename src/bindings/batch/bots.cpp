@@ -17,27 +17,25 @@
 #include "bindings.hpp"
 #include "dimsum_core/bots/heuristic.hpp"
 #include "dimsum_core/bots/ismcts.hpp"
+#include "dimsum_core/common/state_bytes.hpp"
 #include "dimsum_core/games.hpp"
 
 namespace dimsum::bindings {
 namespace {
-
-constexpr size_t kHeaderBytes = 24;  // State.to_bytes' header (ARCHITECTURE section 5)
 
 // G's state from to_bytes() output; ValueError unless it is a valid decision node.
 template <class G>
 typename G::State decision_state(const typename G::Config& c, std::string_view bytes) {
   using State = typename G::State;
   const std::string name = G::kName;
-  if (bytes.size() != kHeaderBytes + sizeof(State) || std::memcmp(bytes.data(), "DSUM", 4) != 0)
+  if (bytes.size() != kStateHeaderBytes + sizeof(State) || std::memcmp(bytes.data(), "DSUM", 4) != 0)
     throw py::value_error(name + ": a bot needs a state as State.to_bytes() gives it (" +
-                          std::to_string(kHeaderBytes + sizeof(State)) + " bytes), got " +
+                          std::to_string(kStateHeaderBytes + sizeof(State)) + " bytes), got " +
                           std::to_string(bytes.size()) + " bytes");
-  uint16_t game_id;
-  std::memcpy(&game_id, bytes.data() + 6, sizeof game_id);
-  if (game_id != G::kGameId) throw py::value_error(name + ": these state bytes are another game's");
+  if (read_state_header(bytes.data()).game_id != G::kGameId)
+    throw py::value_error(name + ": these state bytes are another game's");
   State s;
-  std::memcpy(&s, bytes.data() + kHeaderBytes, sizeof(State));
+  load_little_endian(bytes.data() + kStateHeaderBytes, s);
   char err[512];
   if (!G::validate(c, s, err, sizeof err)) throw py::value_error(err);
   const int player = G::current_player(s);

@@ -216,12 +216,12 @@ class BatchEnv final : public BatchEnvBase {
   void get_state(int i, void* out) const override {
     State s = states_[index(i)];
     rekey<G>(config_, s);  // stepped unkeyed: the copy gets its exact key
-    std::memcpy(out, &s, sizeof(State));
+    store_little_endian(s, out);  // the bytes of State.to_bytes (common/byte_order.hpp)
   }
 
   bool set_state(int i, const void* bytes, int steps, char* err, int errlen) override {
     State s;
-    std::memcpy(&s, bytes, sizeof(State));
+    load_little_endian(bytes, s);
     if (!G::validate(config_, s, err, errlen)) return false;
     if (G::current_player(s) < 0) {
       std::snprintf(err, static_cast<size_t>(errlen), "the state is terminal: a BatchEnv only holds games in play");

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "byte_order.hpp"
+
 namespace dimsum {
 
 // Calls f(index) for each set bit of `mask`, lowest first (a fixed order: results never
@@ -31,10 +33,14 @@ constexpr uint64_t byte_counts(uint64_t x) {
 // x86-64-v2 or newer (__POPCNT__), aarch64 (cnt) and MSVC (which checks the CPU once, inline)
 // get the instruction. Not done: a CPU check before a popcnt in a target("popcnt") function,
 // which cannot inline into baseline code, so every count would be a call again.
+// -DDIMSUM_INLINE_POPCOUNT=0 or =1 forces either branch (the golden program, .ci/golden, runs
+// both on one machine, so that no branch ships untested).
+#ifndef DIMSUM_INLINE_POPCOUNT
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__) && !defined(_MSC_VER)
 #define DIMSUM_INLINE_POPCOUNT 0
 #else
 #define DIMSUM_INLINE_POPCOUNT 1
+#endif
 #endif
 
 constexpr int count_bits(uint64_t mask) {
@@ -108,5 +114,8 @@ struct Counts64 {
     return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2] && a.w[3] == b.w[3];
   }
 };
+
+template <>
+struct ByteLayout<Counts64> : Members<&Counts64::w> {};
 
 }  // namespace dimsum

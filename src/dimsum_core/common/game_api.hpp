@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "byte_order.hpp"
 #include "engine.hpp"
 #include "schema.hpp"
 
@@ -52,6 +53,11 @@ struct GameApi {
   // validated; false with a message if anything is wrong.
   bool (*import_fields)(const void* config, const int64_t* values, int n, void* state, char* err, int errlen);
   bool (*validate)(const void* config, const void* state, char* err, int errlen);
+  // The state's bytes as they cross (to_bytes, pickles): little-endian on every host
+  // (common/byte_order.hpp), state_size of them at out; and a state from such bytes (unchecked:
+  // validate it). A memcpy on a little-endian host.
+  void (*write_bytes)(const void* state, void* out);
+  void (*read_bytes)(const void* in, void* state);
   void (*resample)(const void* config, const void* state, int player, uint64_t seed, void* out);
 
   // Timed games only (engine.hpp, TimedGame); nullptr for the others.
@@ -65,6 +71,9 @@ constexpr GameApi make_api() {
   using C = typename G::Config;
   using S = typename G::State;
   static_assert(alignof(S) <= 8 && alignof(C) <= 8, "bindings store states in uint64_t buffers");
+  static_assert(requires { ByteLayout<S>::template covers<S>(); },
+                "a game declares its State's members for the little-endian byte form: ByteLayout<State> in "
+                "<game>/byte_layout.hpp (common/byte_order.hpp)");
   static_assert(kWithinPlayerCap<G>,
                 "a game's Engine::kMaxPlayers must be in [1, dimsum::kMaxPlayers] (common/engine.hpp): raise the "
                 "shared cap for a game with more seats");
@@ -130,6 +139,8 @@ constexpr GameApi make_api() {
   api.validate = [](const void* c, const void* s, char* err, int errlen) {
     return G::validate(*static_cast<const C*>(c), *static_cast<const S*>(s), err, errlen);
   };
+  api.write_bytes = [](const void* s, void* out) { store_little_endian(*static_cast<const S*>(s), out); };
+  api.read_bytes = [](const void* in, void* s) { load_little_endian(in, *static_cast<S*>(s)); };
   api.resample = [](const void* c, const void* s, int p, uint64_t seed, void* out) {
     resample<G>(*static_cast<const C*>(c), *static_cast<const S*>(s), p, seed, *static_cast<S*>(out));
   };

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstddef>
 
+#include "byte_order.hpp"
+
 namespace dimsum {
 
 inline constexpr uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ull;
@@ -24,10 +26,11 @@ constexpr uint64_t derive_seed(uint64_t seed, uint64_t stream) noexcept {
   return splitmix64(splitmix64(seed) ^ stream);
 }
 
-// 64x64 -> 128 multiply, portable (no __int128 on MSVC).
+// 64x64 -> 128 multiply, portable (no __int128 on MSVC). -DDIMSUM_PORTABLE_MUL64 takes MSVC's
+// branch where __int128 exists (the golden program, .ci/golden, runs both).
 struct U128 { uint64_t hi, lo; };
 constexpr U128 mul_64x64(uint64_t a, uint64_t b) noexcept {
-#if defined(__SIZEOF_INT128__)
+#if defined(__SIZEOF_INT128__) && !defined(DIMSUM_PORTABLE_MUL64)
   __extension__ typedef unsigned __int128 u128;  // __extension__: allowed under -Wpedantic
   const u128 m = static_cast<u128>(a) * b;
   return {static_cast<uint64_t>(m >> 64), static_cast<uint64_t>(m)};
@@ -89,5 +92,9 @@ struct Rng {
     }
   }
 };
+
+// Crosses in a state's bytes: four words (common/byte_order.hpp).
+template <>
+struct ByteLayout<Rng> : Members<&Rng::s> {};
 
 }  // namespace dimsum

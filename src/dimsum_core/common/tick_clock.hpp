@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "byte_order.hpp"
+
 namespace dimsum {
 
 inline constexpr int32_t kMaxClockCapacity = 1'000'000;  // reference.tick_clock.MAX_CAPACITY
@@ -69,5 +71,8 @@ struct TickClock {
 };
 static_assert(std::is_trivially_copyable_v<TickClock> && sizeof(TickClock) == 12);
 static_assert(std::has_unique_object_representations_v<TickClock>, "TickClock must have no padding bytes");
+template <>
+struct ByteLayout<TickClock>
+    : Members<&TickClock::capacity, &TickClock::top, &TickClock::lying, &TickClock::reserved_> {};
 
 }  // namespace dimsum

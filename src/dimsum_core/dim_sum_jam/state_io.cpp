@@ -3,9 +3,9 @@
 // declared in schema.cpp; resample is the default (engine.hpp says why).
 #include <array>
 #include <bit>
-#include <cstring>
 
 #include "../common/bits.hpp"
+#include "../common/byte_order.hpp"
 #include "../common/errors.hpp"
 #include "../common/validate.hpp"
 #include "engine.hpp"
@@ -39,8 +39,8 @@ inline constexpr auto kSpaceClass = [] {
 bool spaces_look_right(const Config& c, const State& s, int k, int card, uint64_t& tokens, uint8_t& empty,
                        int& teas) {
   const int n = card < 0 ? 0 : c.num_icons[card];
-  uint64_t row = 0;
-  std::memcpy(&row, s.slots[k], kMaxIcons);  // byte i: space i (the value's two's complement)
+  // byte i: space i (the value's two's complement), on every host (common/byte_order.hpp)
+  const uint64_t row = load_little_endian_bytes(s.slots[k], kMaxIcons);
   constexpr uint64_t kAllEmpty = 0x00FFFFFFFFFFFFFFull;  // kMaxIcons bytes of kEmpty
   bool fine = (row >> (8 * n)) == (kAllEmpty >> (8 * n));
   tokens = 0;

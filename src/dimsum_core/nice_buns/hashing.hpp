@@ -23,7 +23,9 @@
 #include <array>
 #include <cstring>
 
+#include "../common/byte_order.hpp"
 #include "../common/zobrist.hpp"
+#include "byte_layout.hpp"
 #include "engine.hpp"
 
 namespace dimsum::nice_buns {
@@ -42,11 +44,26 @@ constexpr uint64_t bun_key(int holder, int kind, int count) {
 inline constexpr int kBlockWords = static_cast<int>(kScalarBlockBytes / 8);
 inline constexpr auto kBlockSalts = zobrist_table<kBlockWords>(kSalt ^ 0xB10C);
 
+// The scalar block as four words read little-endian from the state's little-endian bytes
+// (common/byte_order.hpp), so that the key is the same on every host: on a little-endian one
+// this is the memcpy it always was; on a big-endian one `turn` (the only wider field) and each
+// word are turned around first.
+inline void scalar_block_words(const State& s, uint64_t (&words)[kBlockWords]) {
+  if constexpr (kLittleEndianHost) {
+    std::memcpy(words, &s.turn, kScalarBlockBytes);
+  } else {
+    unsigned char bytes[sizeof(State)];
+    store_little_endian(s, bytes);
+    for (int i = 0; i < kBlockWords; ++i)
+      words[i] = load_little_endian_bytes(bytes + offsetof(State, turn) + 8 * i, 8);
+  }
+}
+
 // The key of the scalar block: each of its four words mixed with its own salt (splitmix64 is
 // a bijection with full avalanche, so distinct blocks get unrelated keys).
 inline uint64_t scalar_block_key(const State& s) {
   uint64_t words[kBlockWords];
-  std::memcpy(words, &s.turn, kScalarBlockBytes);
+  scalar_block_words(s, words);
   uint64_t h = 0;
   for (int i = 0; i < kBlockWords; ++i) h ^= splitmix64(words[i] ^ kBlockSalts[i]);
   return h;
@@ -89,10 +106,10 @@ template <bool kKeyed = true>
 struct ScalarBlockGuard {
   State& s;
   uint64_t before[kBlockWords];
-  explicit ScalarBlockGuard(State& state) : s(state) { std::memcpy(before, &s.turn, kScalarBlockBytes); }
+  explicit ScalarBlockGuard(State& state) : s(state) { scalar_block_words(s, before); }
   ~ScalarBlockGuard() {
     uint64_t after[kBlockWords];
-    std::memcpy(after, &s.turn, kScalarBlockBytes);
+    scalar_block_words(s, after);
     for (int i = 0; i < kBlockWords; ++i)
       if (after[i] != before[i])
         s.hash ^= splitmix64(before[i] ^ kBlockSalts[i]) ^ splitmix64(after[i] ^ kBlockSalts[i]);
