@@ -17,9 +17,10 @@ from typing import Any, Callable, Dict, List, Protocol, Tuple, Union, runtime_ch
 
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
+from .policy import PolicyBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotLike", "HeuristicBot", "IsmctsBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
+__all__ = ["Bot", "BotLike", "HeuristicBot", "IsmctsBot", "PolicyBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
 
 
 @runtime_checkable
@@ -143,3 +144,4 @@ def parse_list(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
+register("policy", PolicyBot)
