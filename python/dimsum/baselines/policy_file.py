@@ -110,6 +110,20 @@ def layout_of(game: Any) -> List[Tuple[str, int, int]]:
     return [(s.name, int(s.start), int(s.stop)) for s in game.observation_layout]
 
 
+def untrained(game: Any, hidden: Sequence[int] = (64, 64), seed: int = 0) -> Policy:
+    """A policy for ``game`` with small random weights (a uniformly random player, near enough):
+    what a game without a trained policy can play, and what a test of the machinery needs."""
+    rng = np.random.default_rng(seed)
+    size = int(np.prod(game.observation_shape))
+    widths = [game.num_actions + size, *hidden, game.num_actions]
+    layers = [Layer((rng.standard_normal((o, i)) / np.sqrt(i)).astype(np.float32), np.zeros(o, np.float32),
+                    "tanh" if k < len(widths) - 2 else "none")
+              for k, (i, o) in enumerate(zip(widths[:-1], widths[1:]))]
+    return Policy(game=game.name, options=comparable_options(game.options), game_version=tuple(game.version),
+                  num_actions=game.num_actions, observation_size=size, observation_layout=layout_of(game),
+                  inputs=INPUTS, layers=layers, source=f"untrained, seed {seed}")
+
+
 def write(path: Union[str, Path], policy: Policy) -> None:
     """Writes ``policy`` to ``path`` (atomically; never through a symbolic link)."""
     from .._files import write_atomically
