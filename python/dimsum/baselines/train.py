@@ -143,6 +143,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=512, n_epochs=4, seed=args.seed,
                         device="cpu", verbose=0)
     command = "python -m dimsum.baselines.train " + " ".join(sys.argv[1:] if argv is None else argv)
+    commit = git_commit()  # the code as it starts: the tree may move on while it trains
     curve: List[Dict[str, Any]] = []
     wall0, cpu0 = time.perf_counter(), time.process_time()
     eval_wall, eval_cpu = [0.0], [0.0]  # evaluation time, left out of the training time
@@ -188,7 +189,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "minutes": curve[-1]["minutes"], "train_cpu_seconds": curve[-1]["train_cpu_seconds"],
         "algorithm": "sb3-contrib MaskablePPO('MultiInputPolicy', n_steps=128, batch_size=512, n_epochs=4), "
                      "VecNormalize(observation only), opponents: the heuristic bot, every seat learned",
-        "git_commit": git_commit(), "versions": _versions(), "best": best,
+        "git_commit": commit, "versions": _versions(), "best": best,
         "target": args.target, "first_at_target": reached, "machine": "2 cores shared with other jobs; nice, torch on 1 thread",
     }
     (out / "record.json").write_text(json.dumps(record, indent=1))
