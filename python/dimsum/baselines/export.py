@@ -30,7 +30,7 @@ def export_sb3(model: Any, path: Union[str, Path], game: Any, vec_normalize: Any
     ``"observation"`` key may be normalized). ``source``: free text stored in the file (how it was
     trained). ValueError when the model is not of the architecture above or does not fit ``game``."""
     policy = getattr(model, "policy", model)
-    extractor = getattr(policy, "features_extractor", None)
+    extractor: Any = getattr(policy, "features_extractor", None)
     parts = list(getattr(extractor, "extractors", {}).keys())
     if not parts or any(p not in ("action_mask", "observation") for p in parts):
         raise ValueError(f"export_sb3 takes a MultiInputPolicy over dimsum's Dict(action_mask, observation); "

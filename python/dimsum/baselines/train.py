@@ -53,7 +53,7 @@ def evaluate(model: Any, normalize: Any, game_name: str, options: Dict[str, Any]
     seats = [i % players for i in range(envs)]
     env = DimsumVecEnv(game_name, num_envs=envs, learner_seat=seats, opponent="heuristic", threads=1, **options)
     env.seed(seed)
-    obs = env.reset()
+    obs: Any = env.reset()
     shares: List[float] = []
     started = [0] * envs  # games each env has begun: an env stops once its share of games is dealt
     per_env = -(-games // envs)
