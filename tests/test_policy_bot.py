@@ -239,3 +239,24 @@ def test_the_shipped_policy_beats_random_in_a_short_arena_run_named_by_a_spec_st
     results = dimsum.arena.run(game, "policy:weights=shipped,random", games=40, seed=11, progress=False)
     policy = next(s for s in results.standings() if s.bot.startswith("policy"))
     assert policy.games == 40 and policy.interval[0] > 0.5, results.table()
+
+
+def test_the_training_command_writes_checkpoints_a_curve_a_record_and_ships_the_best(game, tmp_path, capsys):
+    need_module("sb3_contrib")
+    import importlib.util
+    import json
+
+    from dimsum.baselines import train
+
+    out, ship = tmp_path / "run", tmp_path / "ship"
+    train.main(["nice_buns", "--players", "2", "--seed", "1", "--steps", "1024", "--envs", "8",
+                "--eval-every", "512", "--eval-games", "8", "--out", str(out), "--ship", str(ship)])
+    printed = capsys.readouterr().out
+    assert "games vs heuristic" in printed and "shipped to" in printed
+    curve = json.loads((out / "curve.json").read_text())
+    assert [c["steps"] for c in curve] == sorted(c["steps"] for c in curve) and len(curve) >= 2
+    assert all(c["games"] == 8 and c["low"] <= c["win"] <= c["high"] for c in curve)
+    record = json.loads((ship / "nice_buns-2p.json").read_text())
+    assert record["seed"] == 1 and record["steps"] >= 1024 and record["git_commit"] and "--seed 1" in record["command"]
+    assert load(ship / "nice_buns-2p.dspolicy", game).source.startswith("python -m dimsum.baselines.train nice_buns")
+    assert (out / "curve.png").is_file() == (importlib.util.find_spec("matplotlib") is not None)
