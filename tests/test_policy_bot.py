@@ -260,3 +260,34 @@ def test_the_training_command_writes_checkpoints_a_curve_a_record_and_ships_the_
     assert record["seed"] == 1 and record["steps"] >= 1024 and record["git_commit"] and "--seed 1" in record["command"]
     assert load(ship / "nice_buns-2p.dspolicy", game).source.startswith("python -m dimsum.baselines.train nice_buns")
     assert (out / "curve.png").is_file() == (importlib.util.find_spec("matplotlib") is not None)
+
+
+def with_header(data: bytes, change) -> bytes:
+    """``data`` (a policy file) with its header JSON changed by ``change`` (a dict -> bytes or dict)
+    and the checksum made right again: what only the header checks can catch."""
+    import hashlib
+    import json
+    import struct
+
+    magic, version, n = struct.unpack_from("<8sII", data)
+    header = json.loads(data[16:16 + n])
+    new = change(header)
+    head = new if isinstance(new, bytes) else json.dumps(new).encode()
+    body = struct.pack("<8sII", magic, version, len(head)) + head + data[16 + n:-32]
+    return body + hashlib.sha256(body).digest()
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda h: b"{not json", "header is malformed"),
+    (lambda h: {k: v for k, v in h.items() if k != "layers"}, "header is malformed .*KeyError"),
+    (lambda h: {**h, "arrays": [[h["arrays"][0][0], [-1, 5]]] + h["arrays"][1:]}, "runs past the end"),
+    (lambda h: {**h, "arrays": h["arrays"][:-1]}, "bytes that no array claims"),
+    (lambda h: {**h, "layers": [{**h["layers"][0], "activation": "sigmoid"}] + h["layers"][1:]}, "activation 'sigmoid'"),
+    (lambda h: {**h, "inputs": ["observation", "observation"]}, "each of .* at most once"),
+    (lambda h: {**h, "options": 7}, "header is malformed"),
+])
+def test_a_header_that_lies_about_the_payload_is_refused_not_read(game, tmp_path, change, message):
+    path = tmp_path / "lying.dspolicy"
+    path.write_bytes(with_header(shipped_path(game).read_bytes(), change))
+    with pytest.raises(PolicyFileError, match=message):
+        dimsum.bots.make("policy", game, weights=path)
