@@ -291,3 +291,20 @@ def test_a_header_that_lies_about_the_payload_is_refused_not_read(game, tmp_path
     path.write_bytes(with_header(shipped_path(game).read_bytes(), change))
     with pytest.raises(PolicyFileError, match=message):
         dimsum.bots.make("policy", game, weights=path)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["nice_buns", "--steps", "0"], "--steps must be >= 1, got 0"),
+    (["nice_buns", "--envs", "7"], r"--envs \(7\) must be a multiple of --players \(2\)"),
+    (["chess"], "unknown game 'chess'"),
+    (["nice_buns", "--players", "9"], "option 'players' must be in"),
+])
+def test_the_training_command_refuses_bad_arguments_before_it_trains(args, message, capsys):
+    from dimsum.baselines import train
+
+    with pytest.raises(SystemExit) as stop:
+        train.main(args)
+    assert stop.value.code == 2
+    import re
+
+    assert re.search(message, capsys.readouterr().err)

@@ -113,27 +113,40 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps (default 300000)")
-    parser.add_argument("--envs", type=int, default=64, help="games stepped together (default 64)")
+    parser.add_argument("--envs", type=int, default=None,
+                        help="games stepped together, a multiple of --players (default: 64 rounded down to one)")
     parser.add_argument("--eval-every", type=int, default=25_000, help="learner steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation (default 200)")
     parser.add_argument("--target", type=float, default=0.75, help="the win share whose first reach is recorded")
     parser.add_argument("--out", type=Path, default=None, help="the run's directory (default runs/GAME-Np-seedS)")
     parser.add_argument("--ship", type=Path, default=None, help="copy the best policy and its record here")
     args = parser.parse_args(argv)
+    if args.envs is None:
+        args.envs = max(1, 64 // max(1, args.players)) * max(1, args.players)
+    for name in ("players", "steps", "envs", "eval_every", "eval_games"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if args.envs % args.players:
+        parser.error(f"--envs ({args.envs}) must be a multiple of --players ({args.players}): env i learns seat i mod players")
+
+    import dimsum
+
+    options = {"players": args.players}
+    try:
+        game = dimsum.make(args.game, **options)
+    except (ValueError, TypeError) as e:
+        parser.error(str(e))
 
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
 
-    import dimsum
     from ..sb3 import DimsumVecEnv
     from .export import export_sb3
     from .policy_file import describe
 
     torch.set_num_threads(1)  # small networks: more threads only contend for the shared cores
-    options = {"players": args.players}
-    game = dimsum.make(args.game, **options)
     out = args.out or Path("runs") / f"{args.game}-{args.players}p-seed{args.seed}"
     out.mkdir(parents=True, exist_ok=True)
     seats = [i % args.players for i in range(args.envs)]  # every seat learned, as every seat is evaluated
