@@ -38,13 +38,18 @@ def played_states(game, games=6, seed=0):
     return states
 
 
-def test_the_shipped_nice_buns_policy_loads_for_its_game_and_names_what_ships(game):
-    assert "nice_buns-2p" in shipped()
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_shipped_nice_buns_policies_load_for_their_games_within_the_size_budget(players):
+    game = dimsum.make("nice_buns", players=players)
+    assert f"nice_buns-{players}p" in shipped()
     policy = load("shipped", game)
-    assert policy.game == "nice_buns" and policy.options["players"] == 2
+    assert policy.game == "nice_buns" and policy.options["players"] == players
     assert policy.num_actions == game.num_actions and policy.observation_size == game.observation_shape[0]
     assert shipped_path(game).stat().st_size <= 1 << 20  # the size budget
     assert (shipped_path(game).with_suffix(".json")).is_file()  # how it was trained
+
+
+def test_a_game_without_a_shipped_policy_is_told_which_ship(game):
     with pytest.raises(ValueError, match=r"no shipped policy for nice_buns with 3 players \(shipped: .*nice_buns-2p"):
         dimsum.bots.make("policy", dimsum.make("nice_buns", players=3))
 
