@@ -40,16 +40,18 @@ else:
         cxx_flags.append("-mmacosx-version-min=11.0")
         core_flags.append("-mmacosx-version-min=11.0")
 
-# DIMSUM_SANITIZE=1: ASan + UBSan, every UB report fatal, -fno-wrapv (Python's CFLAGS say -fwrapv,
+# DIMSUM_SANITIZE=1: ASan + UBSan (with float-cast-overflow, which GCC's "undefined" leaves out:
+# a double too large for the integer it is converted to), every UB report fatal, -fno-wrapv (Python's CFLAGS say -fwrapv,
 # which would hide signed overflow from UBSan). The extensions then need libasan preloaded
 # (LD_PRELOAD, see .ci/sanitize): the interpreter itself is not instrumented.
 link_flags = []
 if os.environ.get("DIMSUM_SANITIZE") == "1" and not MSVC:
-    sanitize = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-wrapv",
+    sanitize = ["-fsanitize=address,undefined,float-cast-overflow",
+                "-fno-sanitize-recover=undefined,float-cast-overflow", "-fno-wrapv",
                 "-fno-omit-frame-pointer", "-g", "-O1"]
     cxx_flags = [f for f in cxx_flags if f != "-O3"] + sanitize
     core_flags = [f for f in core_flags if f != "-O3"] + sanitize
-    link_flags = ["-fsanitize=address,undefined"]
+    link_flags = ["-fsanitize=address,undefined,float-cast-overflow"]
 
 core_library = ("dimsum_core", {"sources": core_sources, "include_dirs": ["src"], "cflags": core_flags})
 

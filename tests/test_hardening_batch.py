@@ -1,7 +1,8 @@
 """The batch side of the "Hardening" audit, one regression test a defect:
 
-1. A worker thread that cannot be started (a thread limit) raises RuntimeError from BatchEnv and
-   random_playouts and leaves no thread running; it used to kill or hang the process.
+1. A worker thread that cannot be started (a thread limit) raises RuntimeError from BatchEnv,
+   random_playouts and an IS-MCTS search and leaves no thread running; it used to kill or hang
+   the process.
 2. Python code that an entry point runs (an actions object's __array__, a seed's __index__)
    may call back into the same env: it used to deadlock on the env's lock; and a call on an env
    from the thread that holds its lock raises RuntimeError instead of waiting forever.
@@ -104,8 +105,13 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
 before = tasks()
 # one more task than this user has now: the first worker thread starts, the second cannot
 resource.setrlimit(resource.RLIMIT_NPROC, (threads_of_this_user() + 1, hard))
+from dimsum import bots
+searched = game.new_state(1)
+while searched.is_chance_node:
+    searched.apply(searched.chance_outcomes()[0][0])
 errors = []
-for call in (lambda: BatchEnv(game, 64, seed=0, threads=64), lambda: dimsum.random_playouts(game, 64, threads=64)):
+for call in (lambda: BatchEnv(game, 64, seed=0, threads=64), lambda: dimsum.random_playouts(game, 64, threads=64),
+             lambda: bots.make("ismcts", game, simulations=64, threads=64).act(searched)):
     try:
         call()
         errors.append(None)
@@ -121,7 +127,7 @@ during = tasks()
 del env
 returns, lengths = dimsum.random_playouts(game, 8, threads=4)
 report(before=before, env_error=errors[0], after_env=errors[1], playouts_error=errors[2], after_playouts=errors[3],
-       during=during, after=tasks_once_gone(before), games=len(lengths))
+       ismcts_error=errors[4], after_ismcts=errors[5], during=during, after=tasks_once_gone(before), games=len(lengths))
 """
 
 
@@ -130,12 +136,17 @@ def test_a_thread_that_cannot_be_created_raises_and_leaves_no_thread():
     got = run_isolated(THREAD_LIMIT)
     if "skip" in got:
         pytest.skip(got["skip"])
-    for who in ("env", "playouts"):
+    for who in ("env", "playouts", "ismcts"):
         message = got[f"{who}_error"]
         assert message is not None, f"{who}: no error although no thread could start"
         assert "worker threads could not be started" in message and "fewer threads" in message, message
         assert got[f"after_{who}"] == got["before"], f"{who} left threads running"
     assert got["env_error"].startswith("BatchEnv: ") and got["playouts_error"].startswith("random_playouts: ")
+    assert got["ismcts_error"].startswith("ismcts: ")
+    # the caller's count of threads: a batch env's caller steps envs too, a long call's only polls
+    assert "(threads=64 starts 63 besides" in got["env_error"], got["env_error"]
+    assert "(threads=64 starts 64 besides" in got["playouts_error"], got["playouts_error"]
+    assert "(threads=64 starts 64 besides" in got["ismcts_error"], got["ismcts_error"]
     assert got["during"] == got["before"] + 3  # threads=4: three workers, started as usual afterwards
     assert got["after"] == got["before"] and got["games"] == 8
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ import pytest
 import dimsum
 import dimsum.arena
 import dimsum.bots
+import dimsum.protocol
 import dimsum.reference
 from dimsum._common import GameInfo
 from dimsum.testing import first_chance_node, profile
+from llm_fakes import ScriptedModel
 from needs import need_module
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,21 +62,30 @@ def test_both_chance_modes_and_the_batch_engines(name):
     env.step(env.sample_actions(0))
 
 
+# what a kind needs to be made here: a small budget, (llm) a model, scripted (tests/llm_fakes.py),
+# or (external) a program: the example protocol bot, the heuristic through the protocol
+BOT_PARAMS = {"ismcts": {"simulations": 10}, "llm": {"model": ScriptedModel()},
+              "external": {"command": [sys.executable, str(ROOT / "examples" / "protocol_bot.py"), "--serve"]}}
+
+
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("kind", dimsum.bots.kinds())
 def test_every_bot_kind(name, kind, tmp_path):
     """tests/test_bots.py, test_policy_bot.py: a legal action from every kind (a game without its
     own heuristic gets the random policy for "heuristic"; one without a trained policy plays an
-    untrained one of its own layout)."""
+    untrained one of its own layout), each made with what BOT_PARAMS says it needs."""
     from dimsum.baselines import policy_file
 
     game = short_game(name)
     state = game.new_state(3)
-    params = {"simulations": 10} if kind == "ismcts" else {}
+    params = BOT_PARAMS.get(kind, {})
     if kind == "policy":
         params = {"weights": tmp_path / "untrained.dspolicy"}
         policy_file.write(params["weights"], policy_file.untrained(game))
-    assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    try:
+        assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
+    finally:
+        dimsum.protocol.close_all()
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -5,7 +5,8 @@ from numpy.typing import NDArray
 
 # What reset and step return (dimsum.BatchEnv documents them): observations (num_envs, size)
 # float32; rewards (num_envs, players) float64; terminated, truncated (num_envs,) bool; info:
-# current_player int32, legal_mask bool, and after a step final_observation, final_returns.
+# current_player int32, legal_mask bool, and after a step final_envs, final_observation (the
+# learner's views alone with a learner seat, unless every_seat_final), final_returns.
 Info = Dict[str, NDArray[Any]]
 ResetResult = Tuple[NDArray[np.float32], Info]
 StepResult = Tuple[NDArray[np.float32], NDArray[np.float64], NDArray[np.bool_], NDArray[np.bool_], Info]
@@ -51,7 +52,8 @@ class _BatchEnv:
     """The C++ side of dimsum.BatchEnv (python/dimsum/_batch_env.py)."""
 
     def __init__(self, game: str, config: bytes, state_size: int, state_version: int, num_envs: int, seed: int,
-                 threads: int, max_steps: int, learner_seats: Sequence[int] = ..., opponent: str = "random") -> None: ...
+                 threads: int, max_steps: int, learner_seats: Sequence[int] = ..., opponent: str = "random",
+                 every_seat_final: bool = False) -> None: ...
     def reset(self, seed: Optional[int] = None) -> ResetResult: ...
     def step(self, actions: Any, copy: bool = False, ticks: Optional[NDArray[np.int64]] = None) -> StepResult: ...
     def sample_actions(self, seed: int) -> NDArray[np.int64]: ...

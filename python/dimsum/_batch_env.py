@@ -35,14 +35,18 @@ class BatchEnv(_batch._BatchEnv):
     Env i's k-th game is dealt from ``derive_seed(derive_seed(seed, i), k)``: results never
     depend on ``threads`` or on the batch size. A game that ends is replaced in the same step
     (Gymnasium's ``AutoresetMode.SAME_STEP``); its returns stay in ``info["final_returns"]``
-    (row per env), and every player's last observation in ``info["final_observation"]``, one row
-    per env that ended on this step, those envs listed in ``info["final_envs"]`` (ascending).
+    (row per env), and its last observations in ``info["final_observation"]``, one row per env
+    that ended on this step, those envs listed in ``info["final_envs"]`` (ascending): every
+    player's, ``(ended, players, observation_size)``.
     The returned arrays belong to
     the env and are overwritten by the next call (``step(actions, copy=True)`` returns copies).
 
     ``learner_seat=s`` (with ``opponent``, a C++ policy's name, "random" by default): ``step``
     takes seat s's actions only, the other seats are played in C++ until s is to act again, and
-    ``rewards`` is s's, shape ``(num_envs,)`` (docs/API.md, "Learner seat").
+    ``rewards`` is s's, shape ``(num_envs,)`` (docs/API.md, "Learner seat"). Nothing of another
+    seat is returned then: ``info["final_observation"]`` is s's last view alone, ``(ended,
+    observation_size)``, unless ``final_observations="all"`` asks for every seat's (for a caller
+    entitled to see every seat: an evaluator, a centralized critic).
     """
 
     def __init__(
@@ -54,6 +58,7 @@ class BatchEnv(_batch._BatchEnv):
         max_episode_steps: Optional[int] = None,
         learner_seat: Any = None,
         opponent: str = "random",
+        final_observations: Optional[str] = None,
     ) -> None:
         from ._core import Game
 
@@ -71,13 +76,16 @@ class BatchEnv(_batch._BatchEnv):
         seats = _learner_seats(learner_seat, num_envs, game.players)
         if not isinstance(opponent, str):
             raise TypeError(f"opponent must be a policy name (str), got {type(opponent).__name__}")
+        final_observations = _final_observations(final_observations, seats is not None)
         super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
-                         max_episode_steps, [] if seats is None else seats.tolist(), opponent)
+                         max_episode_steps, [] if seats is None else seats.tolist(), opponent,
+                         final_observations == "all")
         self.game = game
         # as given (an int, or one seat per env as a tuple), and env i's seat as an int32 array
         self.learner_seat = learner_seat if seats is None or np.ndim(learner_seat) == 0 else tuple(seats.tolist())
         self.learner_seats = seats
         self.opponent = opponent if seats is not None else None
+        self.final_observations = final_observations  # whose last views a step hands out: "learner" or "all"
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.
         opening = game.new_state(0).to_bytes()
@@ -163,8 +171,29 @@ class BatchEnv(_batch._BatchEnv):
         if self.learner_seats is not None:
             given = self.learner_seat if isinstance(self.learner_seat, int) else "one per env"
             seat = f", learner_seat={given}, opponent={self.opponent!r}"
+            if self.final_observations == "all":
+                seat += ', final_observations="all"'
         return (f"<dimsum.BatchEnv {self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
                 f"seed={self.seed}{seat}>")
+
+
+FINAL_OBSERVATIONS = ("learner", "all")
+
+
+def _final_observations(given: Optional[str], learner_mode: bool) -> str:
+    """Whose final observations a step returns: "learner" (the learner-seat default: the learner
+    may see only its own) or "all" (every seat's: the default, and the only choice, when step takes
+    every seat's actions; with a learner seat, only when asked for by name)."""
+    if given is None:
+        return "learner" if learner_mode else "all"
+    if not isinstance(given, str):
+        raise TypeError(f"final_observations must be one of {FINAL_OBSERVATIONS} or None, got {type(given).__name__}")
+    if given not in FINAL_OBSERVATIONS:
+        raise ValueError(f"final_observations must be one of {FINAL_OBSERVATIONS} or None, got {given!r}")
+    if given == "learner" and not learner_mode:
+        raise ValueError('final_observations="learner" needs a learner_seat: without one, step takes every '
+                         "seat's actions and returns every seat's final observations")
+    return given
 
 
 def _learner_seats(learner_seat: Any, num_envs: int, players: int) -> Optional[np.ndarray]:

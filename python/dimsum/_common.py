@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import numbers
 from dataclasses import dataclass, field
 from importlib import resources
@@ -49,6 +50,24 @@ def check_int(value: Any, what: str, lo: Optional[int] = None, hi: Optional[int]
         hi_s = "inf" if hi is None else hi
         raise ValueError(f"{what} must be in [{lo_s}, {hi_s}], got {value}")
     return value
+
+
+def check_float(value: Any, what: str, lo: Optional[float] = None, hi: Optional[float] = None) -> float:
+    """``value`` as a Python float, or TypeError/ValueError naming ``what`` and the allowed range.
+
+    Ints and floats (numpy's too) are accepted; bool, strings and None are refused, and so are
+    NaN and a value outside [lo, hi] (an int too large for a float included)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, got {type(value).__name__} {value!r:.60}")
+    lo_s = "-inf" if lo is None else f"{lo:g}"
+    hi_s = "inf" if hi is None else f"{hi:g}"
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.nan  # an int beyond a float's range: outside any finite range
+    if not ((lo is None or number >= lo) and (hi is None or number <= hi)) or math.isnan(number):
+        raise ValueError(f"{what} must be in [{lo_s}, {hi_s}], got {value!r:.60}")
+    return number
 
 
 def set_bits(mask: int) -> List[int]:
@@ -112,8 +131,9 @@ class OptionSpec:
     """One named rule option of a game: its default, what values it takes, and why it exists
     (public as ``dimsum.OptionSpec``; ``dimsum.options(name)`` lists a game's).
 
-    ``choices``: the values it takes, or None; else ``kind``, the type of its value (int, bool,
-    dict), with ``minimum``/``maximum`` for an int; ``allow_none``: None is accepted too.
+    ``choices``: the values it takes, or None; else ``kind``, the type of its value (int, float,
+    bool, dict), with ``minimum``/``maximum`` for an int or a float; ``allow_none``: None is
+    accepted too.
     ``ruling`` names the RESEARCH.md gap it settles (``"YC-9"``) or the rulebook rule it varies.
     """
 
@@ -122,8 +142,8 @@ class OptionSpec:
     doc: str
     choices: Optional[Tuple[Any, ...]] = None
     kind: Optional[type] = None
-    minimum: Optional[int] = None
-    maximum: Optional[int] = None
+    minimum: Optional[float] = None
+    maximum: Optional[float] = None
     ruling: str = ""
     allow_none: bool = False
 
@@ -142,7 +162,9 @@ class OptionSpec:
                 raise TypeError(f"{where} must be True or False, got {value!r}")
             return value
         if self.kind is int:
-            return check_int(value, where, self.minimum, self.maximum)
+            return check_int(value, where, self.minimum, self.maximum)  # type: ignore[arg-type]
+        if self.kind is float:
+            return check_float(value, where, self.minimum, self.maximum)
         if self.kind is not None and not isinstance(value, self.kind):
             raise TypeError(f"{where} must be a {self.kind.__name__}, got {type(value).__name__}")
         return value

@@ -126,9 +126,10 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         """Gymnasium's SAME_STEP convention: ``final_obs`` an object array of the learner's last
         observations (a mask of zeros: no action is left), ``final_info`` their returns."""
         final_obs = np.full(self.num_envs, None, dtype=object)
-        # one row per ended env (info["final_envs"], ascending), every seat's view in it
+        # one row per ended env (info["final_envs"], ascending): the learner's view, the only one
+        # the BatchEnv hands out (its final_observations default)
         for row, i in enumerate(info["final_envs"]):
-            final_obs[i] = {"observation": info["final_observation"][row, self.learner_seats[i]].copy(),
+            final_obs[i] = {"observation": info["final_observation"][row].copy(),
                             "action_mask": np.zeros(self.game.num_actions, np.int8)}
         out_info["final_obs"] = final_obs
         out_info["_final_obs"] = ended.copy()

@@ -322,7 +322,9 @@ def _start(state: Any, player: int) -> Tuple[Any, Any, List[str], int, int]:
                  information_state_key(point, player))
     else:
         if isinstance(root, int):
-            start, how = game.new_state(root), f"from the deal of seed {root}"
+            # never the seed: it would tell the seat every hidden card and every future draw (the
+            # deal's own view, the "start" line, says what the seat saw of it)
+            start, how = game.new_state(root), "from the deal"
         else:
             start, how = game.state_from_bytes(root), "from an imported position"
         head = _start_lines(game, start, player, how)

@@ -124,10 +124,11 @@ class DimsumVecEnv(VecEnv):
         actions, self._actions = self._actions, None
         # IllegalActionError, ValueError (shape) or TypeError (dtype) with no env moved
         obs, rewards, terminated, truncated, info = env.step(actions, ticks=self.ticks)
-        dones = terminated | truncated
+        # a new dict per env (SB3's wrappers, VecMonitor among them, write into them)
         infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if dones.any():
+        if len(info["final_envs"]):  # the envs that ended (most steps none): no pass over dones
             self._add_terminal(infos, terminated, truncated, info)
+        dones = terminated | truncated
         return self._observation(obs, info["legal_mask"]), rewards.astype(np.float32), dones, infos
 
     def _observation(self, obs: np.ndarray, legal_mask: np.ndarray) -> Dict[str, np.ndarray]:
@@ -138,11 +139,12 @@ class DimsumVecEnv(VecEnv):
     def _add_terminal(self, infos: List[Dict[str, Any]], terminated: np.ndarray, truncated: np.ndarray,
                       info: Dict[str, np.ndarray]) -> None:
         """SB3's convention (as DummyVecEnv's), one info per ended env; info["final_envs"] lists
-        them ascending, one row of every seat's last observation each."""
+        them ascending, one row each of the learner's last observation (the only view the
+        BatchEnv hands out: its final_observations default)."""
         final_observation, final_returns = info["final_observation"], info["final_returns"]
         for row, i in enumerate(info["final_envs"]):
             infos[i]["terminal_observation"] = {
-                "observation": final_observation[row, self.learner_seats[i]].copy(),
+                "observation": final_observation[row].copy(),
                 "action_mask": self._no_mask.copy()}
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
             if terminated[i]:

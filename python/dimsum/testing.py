@@ -20,7 +20,7 @@ import math
 import pickle
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ._common import TERMINAL, FrozenDict, IllegalActionError, check_game_name
 from .reference.rng import Rng
@@ -353,3 +353,47 @@ def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7)
         report.steps += checker.step
         report.longest = max(report.longest, checker.step)
     return report
+
+
+def draw_as_sampled(weighted: List[Tuple[int, int]], rng: Rng) -> int:
+    """An outcome by its integer weights: one bounded integer below the total, then a walk in
+    the listed order (the twin of C++ bots::sample_chance)."""
+    r = rng.bounded(sum(w for _, w in weighted))
+    for outcome, weight in weighted:
+        if r < weight:
+            return outcome
+        r -= weight
+    raise AssertionError("unreachable: r is below the total")
+
+
+def twin_positions(name: str, options: Mapping[str, Any], seed: int) -> Iterator[Tuple[Any, Any]]:
+    """(sampled, explicit) decision states of one game from `seed`, the same actions played in
+    both (uniformly at random); the explicit game's chance nodes are drawn as sampled mode would
+    from its own generator (the reference engine gives the integer weights; the state's generator
+    is advanced through its dict). Equal positions in the two chance modes, for the tests and the
+    benchmark that check the bots play the same in both (tests/test_bots_chance_modes.py,
+    benchmarks/bots_chance_modes.py). Dim Sum Jam's extra-VIP shuffle is drawn otherwise
+    (docs/BOTS.md, "Chance modes"): with extra_vips > 0 the twins differ from the deal."""
+    from . import make, reference
+    sampled = make(name, **options).new_state(seed)
+    explicit_game = make(name, chance="explicit", **options)
+    explicit = explicit_game.new_state(seed)
+    weights = reference.make(name, chance="explicit", **options).new_state(seed)
+    policy = Rng(seed ^ 0xC4A1CE)
+    while True:
+        while explicit.is_chance_node:
+            d = explicit.to_dict()
+            rng = Rng.from_state(d["rng"])
+            outcome = draw_as_sampled(weights._chance_outcomes(), rng)
+            d["rng"] = rng.state()
+            explicit = explicit_game.state_from_dict(d)
+            explicit.apply(outcome)
+            weights.apply(outcome)
+        if sampled.is_terminal:
+            assert explicit.is_terminal
+            return
+        yield sampled.clone(), explicit.clone()  # copies: play goes on in these
+        legal = sampled.legal_actions()
+        action = legal[policy.bounded(len(legal))]
+        for state in (sampled, explicit, weights):
+            state.apply(action)

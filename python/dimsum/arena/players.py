@@ -41,10 +41,18 @@ class Entrant:
 
 
 def spec_name(kind: str, params: Dict[str, Any]) -> str:
-    """``ismcts:c=0.7,simulations=1000``: the spec written back, parameters sorted by name."""
+    """``ismcts:c=0.7,simulations=1000``: the spec written back, parameters sorted by name. A callable
+    value (the llm bot's model) is written by its name, not its repr, which holds an address that
+    changes from run to run."""
     if not params:
         return kind
-    return kind + ":" + ",".join(f"{key}={params[key]}" for key in sorted(params))
+    return kind + ":" + ",".join(f"{key}={_value_name(params[key])}" for key in sorted(params))
+
+
+def _value_name(value: Any) -> str:
+    if callable(value):
+        return str(getattr(value, "__name__", type(value).__name__))
+    return str(value)
 
 
 def _object_name(obj: Any) -> str:

@@ -23,7 +23,9 @@ class Standing:
     """One bot's line in the table. ``games``: games it played; ``mean_return``: its mean return
     per seat; ``win_rate``: its share of wins per seat (a win shared by k seats counts 1/k; in a
     cooperative game every seat of a winning team counts 1), with the 95% Wilson interval over
-    games; ``rating``: Bradley-Terry on the Elo scale, when more than two bots meet."""
+    games; ``rating``: Bradley-Terry on the Elo scale, when more than two bots meet;
+    ``invalid_rate``: for a bot that counts its model's replies (the llm bot), the share of them
+    that named no legal move (None for other bots, and before any reply)."""
 
     bot: str
     games: int
@@ -31,6 +33,7 @@ class Standing:
     win_rate: float
     interval: Tuple[float, float]
     rating: Optional[float]
+    invalid_rate: Optional[float] = None
 
 
 @dataclass
@@ -54,7 +57,11 @@ class Results:
         returns = [0.0] * n
         wins = [0.0] * n
         pairwise = [[0.0] * n for _ in range(n)]
+        replies, invalid = [0] * n, [0] * n
         for g in sorted(self.games, key=lambda g: g.index):
+            for seat, (read, refused) in enumerate(g.replies or ()):
+                replies[g.lineup[seat]] += read
+                invalid[g.lineup[seat]] += refused
             seats_of: Dict[int, List[int]] = {}
             for seat, bot in enumerate(g.lineup):
                 seats_of.setdefault(bot, []).append(seat)
@@ -72,7 +79,8 @@ class Results:
         rated = n > 2 and not self.cooperative
         ratings = bradley_terry(pairwise) if rated else [None] * n
         return [Standing(self.bots[b], played[b], returns[b] / played[b] if played[b] else 0.0,
-                         wins[b] / played[b] if played[b] else 0.0, wilson(wins[b], played[b]), ratings[b])
+                         wins[b] / played[b] if played[b] else 0.0, wilson(wins[b], played[b]), ratings[b],
+                         invalid[b] / replies[b] if replies[b] else None)
                 for b in range(n)]
 
     def _win(self, g: GameResult, seat: int) -> float:
@@ -89,11 +97,15 @@ class Results:
         width = max([len(what)] + [len(s.bot) for s in rows])
         header = f"{what:<{width}}  {'games':>6}  {'mean return':>11}  {'win rate':>8}  {'95% CI (Wilson)':>15}"
         header += f"  {'rating':>6}" if rated else ""
+        counted = any(s.invalid_rate is not None for s in rows)  # a column only where a bot counts replies
+        header += f"  {'invalid':>7}" if counted else ""
         lines = [header, "-" * len(header)]
         for s in rows:
             line = (f"{s.bot:<{width}}  {s.games:>6}  {s.mean_return:>11.3f}  {s.win_rate:>8.3f}  "
                     f"{f'[{s.interval[0]:.3f}, {s.interval[1]:.3f}]':>15}")
             line += f"  {s.rating:>6.0f}" if rated and s.rating is not None else ""
+            if counted:
+                line += f"  {s.invalid_rate:>7.3f}" if s.invalid_rate is not None else f"  {'-':>7}"
             lines.append(line)
         played = f"{len(self.games)} of {self.schedule.games} games" if not self.complete else f"{len(self.games)} games"
         lines.append(f"{played} of {self.game} {self._options_text()}, seed {self.seed}: "
@@ -127,7 +139,8 @@ class Results:
             "standings": [{**s.__dict__, "interval": list(s.interval)} for s in self.standings()],
             "games": [{"index": g.index, "round": g.round, "seed": g.seed,
                        "players": [self.bots[b] for b in g.lineup], "returns": list(g.returns),
-                       "winners": list(g.winners), "reason": g.reason, "length": g.length}
+                       "winners": list(g.winners), "reason": g.reason, "length": g.length,
+                       **({"replies": [list(r) for r in g.replies]} if g.replies is not None else {})}
                       for g in sorted(self.games, key=lambda g: g.index)],
         }
 

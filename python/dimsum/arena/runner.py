@@ -43,7 +43,9 @@ BEACON: Optional[Any] = None
 @dataclass(frozen=True)
 class GameResult:
     """One finished game. ``lineup``: the bot index in each seat; ``winners``: seats, from
-    ``state.outcome``; ``record``: the game as a ``dimsum.records.Record`` JSON object, when asked."""
+    ``state.outcome``; ``record``: the game as a ``dimsum.records.Record`` JSON object, when asked;
+    ``replies``: per seat, the model replies its bot read and how many were invalid, for bots that
+    count them (``replies`` and ``invalid_replies`` attributes: the llm bot), None when no seat's does."""
 
     index: int
     round: int
@@ -54,6 +56,7 @@ class GameResult:
     reason: str
     length: int
     record: Optional[Dict[str, Any]] = None
+    replies: Optional[Tuple[Tuple[int, int], ...]] = None
 
 
 @dataclass(frozen=True)
@@ -100,16 +103,21 @@ def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
     """Plays ``task.indices`` in order, yielding each game as it ends; a bot failure is the last."""
     import dimsum
 
+    from ..protocol import close_all
+
     game = dimsum.make(task.game, **task.options)
     makers = [entrant.maker(game) for entrant in task.entrants]
-    with move_timer(task.move_seconds) as timer:
-        for index in task.indices:
-            if STOP is not None and STOP.is_set():
-                raise KeyboardInterrupt("the arena was interrupted")
-            outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
-            yield outcome
-            if isinstance(outcome, BotFailure):
-                return
+    try:
+        with move_timer(task.move_seconds) as timer:
+            for index in task.indices:
+                if STOP is not None and STOP.is_set():
+                    raise KeyboardInterrupt("the arena was interrupted")
+                outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
+                yield outcome
+                if isinstance(outcome, BotFailure):
+                    return
+    finally:  # external bots' programs live for a chunk: ended and waited for here, whatever happened
+        close_all()
 
 
 def play_chunk(task: Task) -> Chunk:
@@ -124,6 +132,21 @@ def play_chunk(task: Task) -> Chunk:
     except KeyboardInterrupt:
         return Chunk(results, None, True)
     return Chunk(results, None)
+
+
+def tell_game_over(bots: List[Any], state: Any) -> Optional[Tuple[int, str]]:
+    """Calls ``game_over(state)`` once on each bot that has that method (an external bot tells its
+    program the outcome and keeps the program for the next game; docs/PROTOCOL.md). Every bot is
+    told; the first that raised is returned as (its index in ``bots``, what it raised), else None."""
+    told, failed = set(), None
+    for seat, bot in enumerate(bots):
+        if id(bot) not in told and callable(getattr(bot, "game_over", None)):
+            told.add(id(bot))
+            try:
+                bot.game_over(state)
+            except Exception as e:  # the bot's failure, named by the caller, never a crash
+                failed = failed or (seat, f"game_over() raised {type(e).__name__}: {e}")
+    return failed
 
 
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
@@ -141,6 +164,8 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
     timer = timer if timer is not None else MoveTimer(None)
     state = game.new_state(seed)
     step = 0
+    counted = [hasattr(bot, "invalid_replies") for bot in seats]  # bots that count their model's replies
+    replies = [[0, 0] for _ in seats]
     while not state.is_terminal:
         seat = state.current_player
         # the copy's future is reseeded (through splitmix64 in the engine, so neighbouring seeds
@@ -149,6 +174,7 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         failed = None
         if BEACON is not None:
             BEACON.moving(index, seat, step)
+        before = (seats[seat].replies, seats[seat].invalid_replies) if counted[seat] else (0, 0)
         try:
             with timer:
                 action = seats[seat].act(view)
@@ -166,9 +192,16 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
                     failed = f"it returned {action!r:.80}, which the rules refuse: {e}"
         if BEACON is not None:
             BEACON.idle()
+        if counted[seat]:  # the move's own replies (a bot object may play several seats and games)
+            replies[seat][0] += seats[seat].replies - before[0]
+            replies[seat][1] += seats[seat].invalid_replies - before[1]
         if failed is not None:
             return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
         step += 1
+    failed_at_end = tell_game_over(seats, state)
+    if failed_at_end is not None:
+        seat, failed = failed_at_end
+        return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], step, failed)
     out = state.outcome
     saved = None
     if record:
@@ -176,4 +209,5 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
 
         saved = Record.of(state, seed, [entrants[b].name for b in lineup]).to_json()
     return GameResult(index, schedule.round_of(index), seed, tuple(lineup), tuple(float(r) for r in state.returns()),
-                      tuple(int(w) for w in out.winners), out.reason, step, saved)
+                      tuple(int(w) for w in out.winners), out.reason, step, saved,
+                      tuple((r, i) for r, i in replies) if any(counted) else None)

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Protocol, Tuple, Union, runtime_checkable
 
+from .external import ExternalBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
+from .llm import LlmBot
 from .policy import PolicyBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotLike", "HeuristicBot", "IsmctsBot", "PolicyBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
+__all__ = ["Bot", "BotLike", "ExternalBot", "HeuristicBot", "IsmctsBot", "LlmBot", "PolicyBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
 
 
 @runtime_checkable
@@ -145,3 +147,5 @@ register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
 register("policy", PolicyBot)
+register("llm", LlmBot)  # model= a prompt -> reply callable (docs/MCP.md)
+register("external", ExternalBot)  # a program in any language, through the bot protocol (docs/PROTOCOL.md)

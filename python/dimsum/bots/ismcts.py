@@ -7,31 +7,45 @@ describes the parameters."""
 
 from __future__ import annotations
 
-import math
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
+from .._common import OptionSpec
 from ._native import NativeBot
 
 ROLLOUTS = ("random", "heuristic")
 
-
-def _number(value: Any, name: str, allowed: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"ismcts parameter {name} is a number ({allowed}), got {type(value).__name__}")
-    return float(value)
+# The parameters and their ranges, the same as C++ checks (bots/ismcts.hpp, check_search_params):
+# simulations up to 10^9 (a tree's node indices are int32, its visit counts uint32); a time
+# budget from a millisecond to an hour, None for none (a budget runs at least one simulation).
+PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
+    OptionSpec("simulations", 1000, "iterations per move, over all threads", kind=int, minimum=1, maximum=10**9),
+    OptionSpec("seconds", None, "a time budget per move instead of simulations (None: none)", kind=float,
+               minimum=0.001, maximum=3600, allow_none=True),
+    OptionSpec("c", 0.3, "the UCB exploration constant, rewards being in [0, 1]", kind=float, minimum=0,
+               maximum=1000),
+    OptionSpec("bias", 5.0, "progressive bias towards the heuristic's move (0: none)", kind=float, minimum=0,
+               maximum=1000),
+    OptionSpec("rollout", "heuristic", "how a simulation ends the game", choices=ROLLOUTS),
+    OptionSpec("threads", 1, "root-parallel trees on C++ worker threads", kind=int, minimum=1, maximum=256),
+)}
 
 
 class IsmctsBot(NativeBot):
     """IS-MCTS for the player to act.
 
-    - ``simulations``: iterations per move, over all threads (>= 1; default 1000);
-    - ``seconds``: a time budget per move instead (> 0; then ``simulations`` is not used, and
-      the choice depends on the machine's speed);
-    - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (>= 0; default 0.3);
+    - ``simulations``: iterations per move, over all threads (1 to 10^9; default 1000);
+    - ``seconds``: a time budget per move instead (0.001 to 3600, or None; then ``simulations``
+      is not used, at least one simulation runs, and the choice depends on the machine's speed);
+    - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (0 to 1000; default 0.3);
     - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth
-      ``bias / (visits + 1)`` in UCB (>= 0; 0 turns it off; default 5);
+      ``bias / (visits + 1)`` in UCB (0 to 1000; 0 turns it off; default 5);
     - ``rollout``: ``"random"`` or ``"heuristic"`` (the game's heuristic bot) to the end of the game;
-    - ``threads``: root-parallel trees on a C++ thread pool, their root visits summed (>= 1).
+    - ``threads``: root-parallel trees on C++ worker threads, their root visits summed (1 to 256).
+
+    ``PARAMETERS`` declares these ranges; a value outside them is a ValueError (a wrong type a
+    TypeError) saying what is allowed. The search runs on worker threads while the calling
+    thread watches for Ctrl-C: KeyboardInterrupt comes within a few tens of milliseconds and the
+    bot can search again.
 
     The defaults (c 0.3, bias 5, heuristic rollouts) were the strongest of those tried in every
     game (docs/BOTS.md, "Strength"). With a given seed, simulations and thread count the choices
@@ -42,28 +56,14 @@ class IsmctsBot(NativeBot):
     def __init__(self, game: Any, seed: int = 0, simulations: int = 1000, seconds: Optional[float] = None,
                  c: float = 0.3, bias: float = 5.0, rollout: str = "heuristic", threads: int = 1) -> None:
         super().__init__(game, seed)
-        if isinstance(simulations, bool) or not isinstance(simulations, int):
-            raise TypeError(f"ismcts parameter simulations is an int >= 1, got {type(simulations).__name__}")
-        if simulations < 1:
-            raise ValueError(f"ismcts parameter simulations must be >= 1, got {simulations}")
-        if seconds is not None:
-            seconds = _number(seconds, "seconds", "> 0")
-            if not (seconds > 0 and math.isfinite(seconds)):
-                raise ValueError(f"ismcts parameter seconds must be a finite number > 0, got {seconds}")
-        c = _number(c, "c", ">= 0")
-        if not (c >= 0 and math.isfinite(c)):
-            raise ValueError(f"ismcts parameter c must be a finite number >= 0, got {c}")
-        bias = _number(bias, "bias", ">= 0")
-        if not (bias >= 0 and math.isfinite(bias)):
-            raise ValueError(f"ismcts parameter bias must be a finite number >= 0, got {bias}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"ismcts parameter rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int):
-            raise TypeError(f"ismcts parameter threads is an int >= 1, got {type(threads).__name__}")
-        if not 1 <= threads <= 256:
-            raise ValueError(f"ismcts parameter threads must be in 1..256, got {threads}")
-        self.simulations, self.seconds, self.c, self.bias = simulations, seconds, c, bias
-        self.rollout, self.threads = rollout, threads
+        given = dict(simulations=simulations, seconds=seconds, c=c, bias=bias, rollout=rollout, threads=threads)
+        values = {name: PARAMETERS[name].validate(self.kind, value) for name, value in given.items()}
+        self.simulations: int = values["simulations"]
+        self.seconds: Optional[float] = values["seconds"]
+        self.c: float = values["c"]
+        self.bias: float = values["bias"]
+        self.rollout: str = values["rollout"]
+        self.threads: int = values["threads"]
         # the last search: (simulations run, rollout actions, [(action, visits, mean reward in [0, 1])])
         self.last_search: Optional[Tuple[int, int, List[Tuple[int, int, float]]]] = None
 

@@ -96,9 +96,13 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     clock_file = args.fake_clock or os.environ.get(FAKE_CLOCK_ENV)
     clock = FileClock(clock_file) if clock_file else WallClock()
+    from dimsum.protocol import close_all
+
     session = Session(game, seed, args.seat, bots, names, Terminal(), clock, args.record)
     try:
         return session.run()
     except KeyboardInterrupt:  # Ctrl-C while a bot was thinking (the prompt handles its own)
         print("\nInterrupted: you left the game.")
         return 130
+    finally:  # external bots' programs: quit, a grace period, then killed; always waited for
+        close_all()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .. import CHANCE
+from ..arena.runner import tell_game_over
 from ..records import Record
 from ..reference.rng import Rng, derive_seed
 from . import realtime
@@ -73,6 +74,10 @@ class Session:
             return self._leave(Quit("Interrupted: you left the game.", 130))
         except Quit as q:
             return self._leave(q)
+        seats = sorted(self.bots)
+        failed = tell_game_over([self.bots[seat] for seat in seats], self.state)
+        if failed is not None:
+            return self._leave(Quit(f"The bot of {self._name(seats[failed[0]])} failed: {failed[1]}", 1))
         self._save_record()
         self.terminal.screen(self._result_screen())
         return 0

@@ -160,11 +160,12 @@ class PyBatchEnv {
   // config, state_size, state_version: Game.config_bytes(), Game.state_size, Game.version[0].
   // learner_seats empty: step takes every seat's actions; else one seat per env, whose actions
   // step takes, the others played in C++ by the policy named `opponent` (opponent_env.hpp), and
-  // step's rewards are that seat's.
+  // step's rewards and final observations are that seat's (every_seat_final: every seat's final
+  // observations, an explicit request; without a learner seat they are always every seat's).
   PyBatchEnv(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
              int num_envs, uint64_t seed, int threads, int max_steps, std::vector<int> learner_seats,
-             const std::string& opponent)
-      : learner_seats_(learner_seats) {
+             const std::string& opponent, bool every_seat_final)
+      : learner_seats_(learner_seats), learner_final_only_(!learner_seats.empty() && !every_seat_final) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
     bool found;
@@ -173,7 +174,8 @@ class PyBatchEnv {
         const auto c = config_from_bytes<G>(config, state_size, state_version);
         env_ = learner_seats.empty()
                    ? make_batch_env<G>(c, num_envs, seed, threads, max_steps)
-                   : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seats, opponent);
+                   : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seats, opponent,
+                                          every_seat_final);
       });
     } catch (const ThreadStartError& e) {
       raise_thread_start_error("BatchEnv", e);
@@ -189,7 +191,7 @@ class PyBatchEnv {
     truncated_ = zeros<bool>({n});
     current_player_ = zeros<int32_t>({n});
     legal_mask_ = zeros<bool>({n, static_cast<py::ssize_t>(info.num_actions)});
-    no_final_observation_ = zeros<float>({0, players, obs});
+    no_final_observation_ = zeros<float>(final_shape(0, env_->final_observations().views));
     no_final_envs_ = zeros<int32_t>({0});
     final_returns_ = zeros<double>({n, players});
     sampled_ = zeros<int64_t>({n});
@@ -406,10 +408,17 @@ class PyBatchEnv {
   py::array final_view(const FinalObservations& final) const {
     using Buffer = std::shared_ptr<std::vector<float>>;
     py::capsule base(new Buffer(final.buffer), [](void* p) { delete static_cast<Buffer*>(p); });
-    const auto& info = env_->info();
-    return py::array_t<float>({static_cast<py::ssize_t>(final.count), static_cast<py::ssize_t>(info.players),
-                               static_cast<py::ssize_t>(info.observation_size)},
-                              final.buffer->data(), base);
+    return py::array_t<float>(final_shape(final.count, final.views), final.buffer->data(), base);
+  }
+
+  // info["final_observation"]'s shape for `count` ended envs of `views` views each, as the engine
+  // wrote them (FinalObservations): (count, observation_size), the learner's view (the
+  // learner-seat default, views == 1), or (count, views, observation_size), every seat's
+  // (every-seat mode, or asked for).
+  std::vector<py::ssize_t> final_shape(int count, int views) const {
+    const py::ssize_t obs = env_->info().observation_size;
+    if (learner_final_only_) return {count, obs};
+    return {count, views, obs};
   }
 
   std::unique_ptr<BatchEnvBase> env_;
@@ -421,6 +430,7 @@ class PyBatchEnv {
   py::array_t<int64_t> sampled_;
   py::array_t<double> seat_rewards_;  // [num_envs], the learner seat's (opponent mode)
   std::vector<int> learner_seats_;  // env i's learning seat (opponent mode), or empty
+  bool learner_final_only_;         // final observations are the learner's alone (one view per env)
   std::vector<int64_t> actions_;
   std::vector<int64_t> ticks_;
   std::mutex mutex_;
@@ -443,10 +453,10 @@ void register_batch_env(py::module_& m) {
 
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
       .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int, std::vector<int>,
-                    const std::string&>(),
+                    const std::string&, bool>(),
            py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
            py::arg("seed"), py::arg("threads"), py::arg("max_steps"), py::arg("learner_seats") = std::vector<int>{},
-           py::arg("opponent") = "random")
+           py::arg("opponent") = "random", py::arg("every_seat_final") = false)
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
       .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false, py::arg("ticks") = py::none(),

@@ -3,7 +3,10 @@
 // header and the raw state, 0.05 us from Python): its length, magic and game checked (the
 // Python wrapper has checked that the state is of the bot's game and configuration) and the
 // position validated before any rule reads it, so that no bytes from Python can crash the
-// search. The search runs with the GIL released.
+// search. The search runs with the GIL released and polls for signals every kPollEvery
+// (bindings.hpp; the trees on worker threads while the caller polls, or one tree on the caller
+// polling between simulations): Ctrl-C stops the trees within a simulation and raises
+// KeyboardInterrupt, and the bot is usable afterwards.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -37,8 +40,6 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
                         const std::string& rollout, int threads, uint64_t seed, uint64_t call, double min_return,
                         double max_return) {
   bots::SearchParams p;
-  if (simulations < 1 && !(seconds > 0)) throw py::value_error("ismcts needs simulations >= 1 or seconds > 0");
-  if (threads < 1) throw py::value_error("threads must be >= 1");
   if (rollout != "random" && rollout != "heuristic")
     throw py::value_error("rollout must be 'random' or 'heuristic', got '" + rollout + "'");
   p.simulations = simulations;
@@ -50,17 +51,20 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   p.seed = derive_seed(seed, call);
   p.min_return = min_return;
   p.max_return = max_return;
+  bots::check_search_params(p);  // std::invalid_argument: ValueError saying what is allowed
   bots::SearchResult result;
+  bool interrupted = false;  // signalled(): its error is set, raised once the trees have stopped
   try {
     on_game(game, [&]<class G>() {
       const auto cfg = config_from_bytes<G>(config, state_size, state_version);
       const auto s = decision_state<G>(cfg, state);
       py::gil_scoped_release release;
-      result = bots::ismcts_search<G>(cfg, s, p);
+      result = bots::ismcts_search<G>(cfg, s, p, signalled, kPollEvery, &interrupted);
     });
   } catch (const ThreadStartError& e) {
-    raise_thread_start_error("ismcts", e);
+    raise_thread_start_error("ismcts", e, threads);  // threads > 1: a worker a tree, the caller polls
   }
+  if (interrupted) throw py::error_already_set();
   py::list root;
   for (const bots::RootStat& r : result.root) root.append(py::make_tuple(r.action, r.visits, r.mean));
   return py::make_tuple(result.action, result.simulations, result.rollout_steps, root);

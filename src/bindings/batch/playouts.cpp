@@ -1,4 +1,6 @@
-// random_playouts: whole random games in C++ (dimsum::random_playouts, batch/playouts.hpp).
+// random_playouts: whole random games in C++ (dimsum::random_playouts, batch/playouts.hpp),
+// with the GIL released; the calling thread polls for signals meanwhile (bindings.hpp,
+// Interrupted), so that Ctrl-C stops a long run.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -27,10 +29,12 @@ py::tuple random_playouts(const std::string& game, const py::bytes& config, int6
       double* r = returns.mutable_data();
       int64_t* l = lengths.mutable_data();
       py::gil_scoped_release release;
-      dimsum::random_playouts<G>(c, seed, n_games, threads, r, l);
+      dimsum::random_playouts<G>(c, seed, n_games, threads, r, l, raise_if_signalled, kPollEvery);
     });
   } catch (const ThreadStartError& e) {
-    raise_thread_start_error("random_playouts", e);
+    raise_thread_start_error("random_playouts", e, threads);  // threads > 1: the workers play, the caller polls
+  } catch (const Interrupted&) {
+    throw py::error_already_set();  // what the signal's handler raised (Ctrl-C: KeyboardInterrupt)
   }
   if (!found) throw py::value_error("game " + game + " is not compiled into this build of dimsum");
   return py::make_tuple(returns, lengths);

@@ -10,10 +10,11 @@
 //   have been written to), so legality costs one bit lookup per env, never a move generation.
 // - Auto-reset in the same step (Gymnasium's AutoresetMode.SAME_STEP): an env whose game ended
 //   (terminated: the rules ended it; truncated: it reached max_steps actions) reports the final
-//   returns as its rewards, keeps the final state's returns in final_returns and every player's
-//   observation of it in the step's FinalObservations (compact: rows of the ended envs only),
-//   and is already dealt its next game, whose first observation, mask and player are what obs /
-//   legal_mask / current_player show.
+//   returns as its rewards, keeps the final state's returns in final_returns and its final
+//   observations in the step's FinalObservations (compact: rows of the ended envs only): the
+//   views the Seats hook names (EverySeat: every player's; LearnerSeat: the learner's only,
+//   unless every seat's were asked for), and is already dealt its next game, whose first
+//   observation, mask and player are what obs / legal_mask / current_player show.
 // - The states are stepped with apply_unkeyed (engine.hpp, "Key upkeep"): nothing here reads a
 //   key, and get_state keys the copy it hands out.
 // - Seats (a hook, default EverySeat): whose actions step() takes. EverySeat: the action of
@@ -58,16 +59,19 @@ struct BatchOutputs {
   double* final_returns = nullptr;      // [num_envs][players], rows of ended envs
 };
 
-// Every player's observation of the final state of each env that ended in the last step (none
-// after reset), compact: row j ([players][observation_size] floats) is env envs[j]'s, envs
-// ascending. It takes memory for the most envs that ever ended in one step, not for every env
-// (a row per env was 21.9 KB an env in Dim Sum Jam, written only when a game ends). The buffer
+// The final observations of each env that ended in the last step (none after reset), compact:
+// row j ([views][observation_size] floats) is env envs[j]'s, envs ascending. `views` is the
+// Seats hook's final_views: every player's view in player order (EverySeat), or the learner
+// seat's alone (LearnerSeat's default: a learner must never be shown another seat's view). It
+// takes memory for the most envs that ever ended in one step, not for every env (a row per env
+// was 21.9 KB an env in Dim Sum Jam, written only when a game ends). The buffer
 // is shared, not reused when it grows, so that a numpy view the binding made of the old one
 // stays valid; a step writes into it again (docs/API.md: arrays are overwritten by the next call).
 struct FinalObservations {
   int count = 0;                                 // envs that ended in the last step
+  int views = 0;                                 // observations per ended env (players, or 1)
   const int32_t* envs = nullptr;                 // [count], ascending
-  std::shared_ptr<std::vector<float>> buffer;    // at least [count][players][observation_size]
+  std::shared_ptr<std::vector<float>> buffer;    // at least [count][views][observation_size]
 };
 
 class BatchEnvBase {
@@ -108,7 +112,7 @@ class BatchEnvBase {
 };
 
 // The Seats hook of BatchEnv: every seat's actions come through step(), nothing is played
-// between steps. A Seats type offers these three (LearnerSeat in opponent_env.hpp is the other):
+// between steps. A Seats type offers these (LearnerSeat in opponent_env.hpp is the other):
 // - after_deal(c, s, steps, max_steps, env, game_seed) and after_action(c, s, steps, max_steps,
 //   env): play what is not step()'s to play; `steps` counts every action of the game. Return
 //   false if the game ended (or reached max_steps) before it was step()'s turn again.
@@ -116,6 +120,9 @@ class BatchEnvBase {
 //   (set_state).
 // - fault(): null, or why no game could be handed to step() (the env then holds a game over,
 //   whose empty mask refuses every action; the binding raises the message).
+// - final_views(players): how many observations of an ended game the step hands out per env,
+//   and final_view_seat(env, k): whose the k-th is. Whoever steps the env sees these, so a hook
+//   names only seats whose views its caller may see.
 struct EverySeat {
   template <class G>
   bool after_deal(const typename G::Config&, typename G::State&, int&, int, size_t, uint64_t) { return true; }
@@ -123,6 +130,9 @@ struct EverySeat {
   bool after_action(const typename G::Config&, typename G::State&, int&, int, size_t) { return true; }
   bool takes(size_t, int) const { return true; }
   const char* fault() const { return nullptr; }
+  // the caller plays every seat, so it may see every seat's last view
+  int final_views(int players) const { return players; }
+  int final_view_seat(size_t, int k) const { return k; }
 };
 
 template <class G, class Seats = EverySeat>
@@ -180,7 +190,7 @@ class BatchEnv final : public BatchEnvBase {
   }
 
   FinalObservations final_observations() const override {
-    return {static_cast<int>(ended_.size()), ended_.data(), final_obs_};
+    return {static_cast<int>(ended_.size()), seats_.final_views(info_.players), ended_.data(), final_obs_};
   }
 
   bool timed() const override { return TimedGame<G>; }
@@ -353,15 +363,17 @@ class BatchEnv final : public BatchEnvBase {
     }
   }
 
-  // The ended envs, ascending, then for each: every player's observation of its final state
-  // into its compact row, its next game, its outputs. A few envs end in a step (one in the
-  // length of a game), so the scan is the step's only cost that grows with num_envs here.
+  // The ended envs, ascending, then for each: the Seats hook's views of its final state (every
+  // player's, or the learner's alone) into its compact row, its next game, its outputs. A few
+  // envs end in a step (one in the length of a game), so the scan is the step's only cost that
+  // grows with num_envs here.
   void finish_ended_games() {
     ended_.clear();
     for (int i = 0; i < num_envs_; ++i)
       if (out_.terminated[i] | out_.truncated[i]) ended_.push_back(i);
     if (ended_.empty()) return;
-    const size_t row_size = static_cast<size_t>(info_.players) * static_cast<size_t>(info_.observation_size);
+    const int views = seats_.final_views(info_.players);
+    const size_t row_size = static_cast<size_t>(views) * static_cast<size_t>(info_.observation_size);
     const size_t needed = ended_.size() * row_size;
     if (!final_obs_ || final_obs_->size() < needed) {
       // a new buffer (views of the old one stay valid), room for twice as many as before
@@ -371,12 +383,13 @@ class BatchEnv final : public BatchEnvBase {
     float* rows = final_obs_->data();
     const auto n = static_cast<int64_t>(ended_.size());
     // an ended env costs several env-steps (an observation per player, a deal): small blocks
-    pool_.run(n, n < 4 * pool_.size() ? n : 2, [this, rows, row_size](int64_t first, int64_t last) {
+    pool_.run(n, n < 4 * pool_.size() ? n : 2, [this, rows, row_size, views](int64_t first, int64_t last) {
       for (int64_t j = first; j < last; ++j) {
         const auto i = static_cast<size_t>(ended_[static_cast<size_t>(j)]);
         float* final_obs = rows + static_cast<size_t>(j) * row_size;
-        for (int p = 0; p < info_.players; ++p)
-          G::observe(config_, states_[i], p, final_obs + row(index(p), info_.observation_size));
+        for (int k = 0; k < views; ++k)
+          G::observe(config_, states_[i], seats_.final_view_seat(i, k),
+                     final_obs + row(index(k), info_.observation_size));
         ++game_index_[i];
         deal(i);
         write_current(i);

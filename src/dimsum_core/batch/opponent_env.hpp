@@ -17,6 +17,9 @@
 // - max_steps counts every seat's actions. Seats are played through it after a deal (a cut
 //   waits for a step), and after a learner action only until it: a game cut while another seat
 //   is to act is truncated on that step, as in BatchEnv.
+// - The final observations of an ended game are the learner's view alone, unless the env was
+//   built with every_seat_final (an explicit request, for a caller entitled to every seat's
+//   view): the learner-seat env hands a learner nothing of another seat's.
 #pragma once
 
 #include <atomic>
@@ -40,17 +43,19 @@ inline constexpr int kMaxSkippedDeals = 1000;
 template <class G>
 class LearnerSeat {
  public:
-  // learners: env i's learning seat, one per env
-  LearnerSeat(std::vector<int> learners, OpponentAct<G> act, int num_envs)
+  // learners: env i's learning seat, one per env; every_seat_final: hand out every seat's final
+  // observation (else the learner's only)
+  LearnerSeat(std::vector<int> learners, OpponentAct<G> act, int num_envs, bool every_seat_final = false)
       : learners_(std::move(learners)),
         act_(act),
+        every_seat_final_(every_seat_final),
         rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)),
         skipped_(static_cast<size_t>(num_envs), 0) {}
 
   // Moves the flag, not the vectors' contents: a BatchEnv is built once, its hook moved in.
   LearnerSeat(LearnerSeat&& o) noexcept
-      : learners_(std::move(o.learners_)), act_(o.act_), rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)),
-        starved_(o.starved_.load()) {}
+      : learners_(std::move(o.learners_)), act_(o.act_), every_seat_final_(o.every_seat_final_),
+        rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)), starved_(o.starved_.load()) {}
 
   template <class>
   bool after_deal(const typename G::Config& c, typename G::State& s, int& steps, int /*max_steps*/, size_t i,
@@ -73,6 +78,9 @@ class LearnerSeat {
 
   bool takes(size_t i, int player) const { return player == learners_[i]; }
 
+  int final_views(int players) const { return every_seat_final_ ? players : 1; }
+  int final_view_seat(size_t i, int k) const { return every_seat_final_ ? k : learners_[i]; }
+
   const char* fault() const {
     return starved_.load(std::memory_order_relaxed)
                ? "BatchEnv: in an env, 1000 games in a row ended before the learner seat's first turn: this "
@@ -94,17 +102,19 @@ class LearnerSeat {
 
   std::vector<int> learners_;  // env i's learning seat
   OpponentAct<G> act_;
+  bool every_seat_final_;  // final observations: every seat's (asked for), else the learner's only
   std::vector<Rng> rngs_;  // env i's current game's stream for the other seats
   std::vector<int> skipped_;  // games in a row env i skipped (over before the learner's turn)
   std::atomic<bool> starved_{false};
 };
 
 // A learner-seat BatchEnv of game `G`: `learners` one seat in [0, players) per env, `opponent`
-// a name of opponent_policies<G>() (std::invalid_argument naming what is wrong otherwise).
+// a name of opponent_policies<G>() (std::invalid_argument naming what is wrong otherwise);
+// every_seat_final: final observations of every seat, not the learner's alone.
 template <class G>
 std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int num_envs, uint64_t seed,
                                                 int threads, int max_steps, std::vector<int> learners,
-                                                std::string_view opponent) {
+                                                std::string_view opponent, bool every_seat_final = false) {
   const int players = G::config_info(c).players;
   if (learners.size() != static_cast<size_t>(num_envs)) {
     throw std::invalid_argument("learner_seat must give one seat per env (" + std::to_string(num_envs) + "), got " +
@@ -123,8 +133,8 @@ std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int
     throw std::invalid_argument("unknown opponent policy '" + std::string(opponent) + "' for " + G::kName +
                                 "; known: " + known);
   }
-  return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(c, num_envs, seed, threads, max_steps,
-                                                       LearnerSeat<G>(std::move(learners), act, num_envs));
+  return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(
+      c, num_envs, seed, threads, max_steps, LearnerSeat<G>(std::move(learners), act, num_envs, every_seat_final));
 }
 
 }  // namespace dimsum

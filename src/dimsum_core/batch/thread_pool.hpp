@@ -34,6 +34,17 @@
 // came is expected to be late (it must be woken and scheduled), so such a run is not held
 // against the workers unless the caller had to wait for one; at the end of a backoff the
 // workers are woken one run ahead, and a late run then doubles the backoff.
+//
+// A block that throws (std::bad_alloc in a big search) does not end the process: every thread
+// catches what its blocks throw, the first exception is kept and no further block is started,
+// and the caller rethrows it once every worker has let go of the job (which lives on the
+// caller's stack). Blocks already running finish (a long block that should stop early watches a
+// flag of its own, set by the job when a block throws: bots/ismcts.hpp).
+//
+// run_watched() is run() for long jobs that must stay interruptible: the caller takes no block
+// but calls poll() at a fixed interval until the workers are done (the Python bindings poll
+// for Ctrl-C there; poll() throws to stop the run, and a long block watches a flag of its own).
+// A pool of size 1 runs the blocks itself and polls between them.
 #pragma once
 
 #include <algorithm>
@@ -41,10 +52,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
@@ -125,28 +138,62 @@ class ThreadPool {
       return f(int64_t{0}, n);
     }
     const bool workers_were_awake = sleeping_.load(std::memory_order_relaxed) == 0;
-    Job job;
-    job.call = [](void* ctx, int64_t first, int64_t last) { (*static_cast<F*>(ctx))(first, last); };
-    job.ctx = static_cast<void*>(&f);
-    job.grain = grain;
+    Job job = make_job(grain, f);
     for (int t = 0; t < size_; ++t) {
       Share& share = shares_[static_cast<size_t>(t)];
       share.next.store(n * t / size_, std::memory_order_relaxed);
       share.end = n * (t + 1) / size_;
     }
-    pending_.store(size_ - 1, std::memory_order_relaxed);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      job_ = &job;
-      warming_ = false;
-      joined_ = 0;
-      generation_.fetch_add(1, std::memory_order_release);
-    }
-    work_ready_.notify_all();
+    publish(job);
     work_on(job, 0);
     const bool all_joined = close_job();
     const bool waited = !wait_for_workers_briefly();
     back_off_if_late(all_joined && !waited, workers_were_awake || waited);
+    rethrow_first_error();
+  }
+
+  // Like run(), but every block runs on a worker thread while the calling thread calls poll()
+  // every `every` until all blocks are done; what poll() throws stops the run like a block's
+  // exception (rethrown here once the workers are done). Never backs off: the caller is not
+  // there to work. With size() 1, the caller runs the blocks and polls between them, once
+  // `every` has passed (a block then bounds the interval: keep blocks short).
+  template <class F, class Poll>
+  void run_watched(int64_t n, int64_t grain, F&& f, Poll&& poll, std::chrono::microseconds every) {
+    if (n <= 0) return;
+    if (size_ == 1) {
+      grain = std::max<int64_t>(1, grain);
+      auto next_poll = Clock::now() + every;
+      for (int64_t first = 0; first < n; first += std::min(grain, n - first)) {
+        if (Clock::now() >= next_poll) {
+          poll();
+          next_poll = Clock::now() + every;
+        }
+        f(first, first + std::min(grain, n - first));
+      }
+      return;
+    }
+    Job job = make_job(grain, f);
+    // the workers share the blocks: the caller's share (thread 0) is empty
+    for (int t = 0; t < size_; ++t) {
+      Share& share = shares_[static_cast<size_t>(t)];
+      share.next.store(t == 0 ? 0 : n * (t - 1) / (size_ - 1), std::memory_order_relaxed);
+      share.end = t == 0 ? 0 : n * t / (size_ - 1);
+    }
+    publish(job);
+    auto all_done = [this] { return pending_.load(std::memory_order_acquire) == 0; };
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(done_mutex_);
+        if (all_finished_.wait_for(lock, every, all_done)) break;
+      }
+      try {
+        poll();
+      } catch (...) {
+        keep_error(std::current_exception());
+      }
+    }
+    close_job();  // every worker joined and finished: nothing left to let off
+    rethrow_first_error();
   }
 
  private:
@@ -180,6 +227,47 @@ class ThreadPool {
   static constexpr std::chrono::microseconds kMinBackoff{500};
   static constexpr std::chrono::microseconds kMaxBackoff{128000};
 
+  template <class F>
+  static Job make_job(int64_t grain, F& f) {
+    Job job;
+    job.call = [](void* ctx, int64_t first, int64_t last) { (*static_cast<F*>(ctx))(first, last); };
+    job.ctx = static_cast<void*>(&f);
+    job.grain = std::max<int64_t>(1, grain);
+    return job;
+  }
+
+  // Hands `job` (its shares already cut) to the workers.
+  void publish(Job& job) {
+    pending_.store(size_ - 1, std::memory_order_relaxed);
+    failed_.store(false, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job_ = &job;
+      warming_ = false;
+      joined_ = 0;
+      generation_.fetch_add(1, std::memory_order_release);
+    }
+    work_ready_.notify_all();
+  }
+
+  // The first exception of a run is kept (later ones are dropped: they are usually the same
+  // failure seen by another thread) and no more blocks are started.
+  void keep_error(std::exception_ptr e) noexcept {
+    std::lock_guard<std::mutex> lock(error_mutex_);
+    if (!error_) error_ = std::move(e);
+    failed_.store(true, std::memory_order_relaxed);
+  }
+
+  // Called by the caller once no worker touches the job any more.
+  void rethrow_first_error() {
+    std::exception_ptr e;
+    {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      e = std::exchange(error_, nullptr);
+    }
+    if (e) std::rethrow_exception(e);
+  }
+
   // `on_time`: every worker joined before the caller ran out of blocks, and none kept it
   // waiting. `telling`: a late worker means contention (it was awake, or the caller waited).
   // After a backoff, the workers were woken one run ahead: late again, the backoff doubles.
@@ -208,14 +296,20 @@ class ThreadPool {
     }
   }
 
-  // Thread `self` drains its own share, then the others' in turn.
-  void work_on(const Job& job, int self) {
+  // Thread `self` drains its own share, then the others' in turn, until a block throws.
+  void work_on(const Job& job, int self) noexcept {
     for (int k = 0; k < size_; ++k) {
       Share& share = shares_[static_cast<size_t>((self + k) % size_)];
       for (;;) {
+        if (failed_.load(std::memory_order_relaxed)) return;
         const int64_t first = share.next.fetch_add(job.grain, std::memory_order_relaxed);
         if (first >= share.end) break;
-        job.call(job.ctx, first, std::min(share.end, first + job.grain));
+        try {
+          job.call(job.ctx, first, std::min(share.end, first + job.grain));
+        } catch (...) {
+          keep_error(std::current_exception());
+          return;
+        }
       }
     }
   }
@@ -309,6 +403,9 @@ class ThreadPool {
   bool warming_ = false;                 // the last generation bump was wake_workers()
   std::mutex done_mutex_;
   std::condition_variable all_finished_;
+  std::mutex error_mutex_;               // guards error_
+  std::exception_ptr error_;             // the first exception of the current run
+  std::atomic<bool> failed_{false};      // a block of the current run threw: start no more
 };
 
 }  // namespace dimsum

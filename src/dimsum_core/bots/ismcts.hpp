@@ -12,11 +12,21 @@
 // Root parallel: thread t of `threads` runs its own tree on its share of the simulations from
 // seed derive_seed(seed, t); the roots' visits are summed per action. A result depends on the
 // seed, the simulations and the thread count only (a time budget makes it depend on the clock).
+//
+// A search can be watched (the overload with `poll`): poll() is called on the calling thread at
+// a fixed interval (between simulations with one thread; with more, the trees grow on worker
+// threads meanwhile), and its returning true stops every tree within a simulation (the Python
+// binding polls for Ctrl-C so). A tree that throws (std::bad_alloc) stops the others the same
+// way, and the exception leaves ismcts_search once every tree has stopped.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../batch/thread_pool.hpp"
@@ -28,9 +38,18 @@
 
 namespace dimsum::bots {
 
+// The ranges check_search_params() allows (python/dimsum/bots/ismcts.py declares the same).
+// Simulations: node indices are int32 and visit counts uint32, and a tree holds at most one
+// node a simulation, so 10^9 (also the most a timed tree runs). Seconds: from a millisecond
+// (a clock read costs tens of nanoseconds, a simulation microseconds) to an hour.
+inline constexpr int64_t kMaxSimulations = 1'000'000'000;
+inline constexpr double kMinSeconds = 1e-3, kMaxSeconds = 3600;
+inline constexpr int kMaxThreads = 256;
+inline constexpr double kMaxC = 1000, kMaxBias = 1000;
+
 struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
-  double seconds = 0;          // > 0: a time budget per thread instead of a count
+  double seconds = 0;          // > 0: a time budget per thread instead of a count (at least one simulation)
   double c = 0.3;              // UCB exploration constant (rewards are in [0, 1])
   double bias = 5;             // > 0: progressive bias towards the heuristic's move at every tree node
   Rollout rollout = Rollout::kHeuristic;  // (the defaults are dimsum.bots.IsmctsBot's)
@@ -54,25 +73,51 @@ struct SearchResult {
   std::vector<RootStat> root;
 };
 
+// std::invalid_argument saying what is allowed unless every parameter is in its range.
+inline void check_search_params(const SearchParams& p) {
+  auto in = [](double v, double lo, double hi) { return v >= lo && v <= hi; };  // false for NaN
+  if (!(p.seconds == 0 || in(p.seconds, kMinSeconds, kMaxSeconds)))
+    throw std::invalid_argument("ismcts seconds must be 0 (no time budget) or in [0.001, 3600], got " +
+                                std::to_string(p.seconds));
+  if (p.seconds == 0 && !(p.simulations >= 1 && p.simulations <= kMaxSimulations))
+    throw std::invalid_argument("ismcts simulations must be in [1, 1000000000], got " + std::to_string(p.simulations));
+  if (!(p.threads >= 1 && p.threads <= kMaxThreads))
+    throw std::invalid_argument("ismcts threads must be in [1, 256], got " + std::to_string(p.threads));
+  if (!in(p.c, 0, kMaxC)) throw std::invalid_argument("ismcts c must be in [0, 1000], got " + std::to_string(p.c));
+  if (!in(p.bias, 0, kMaxBias))
+    throw std::invalid_argument("ismcts bias must be in [0, 1000], got " + std::to_string(p.bias));
+  if (!(std::isfinite(p.min_return) && std::isfinite(p.max_return)))
+    throw std::invalid_argument("ismcts min_return and max_return must be finite");
+}
+
 namespace detail {
 
-// One thread's tree: `simulations` iterations (or until `deadline`), from seeds of `rng`.
-template <class G>
+// Nodes reserved up front: what the budget can use, at most 2^16 (2 MiB); the tree grows past it.
+inline int64_t nodes_to_reserve(int64_t simulations, bool timed) {
+  return timed ? int64_t{1} << 16 : std::min<int64_t>(simulations + 1, int64_t{1} << 16);
+}
+
+// One thread's tree: `simulations` iterations (or until `deadline`, at least one), from seeds
+// of `rng`, until `stop` is set; after_simulation() is called after each.
+template <class G, class AfterSimulation>
 void search_one_tree(const typename G::Config& c, const typename G::State& root, int player, const SearchParams& p,
                      int64_t simulations, std::chrono::steady_clock::time_point deadline, uint64_t seed,
-                     std::vector<RootStat>& stats, int64_t& done, int64_t& steps) {
+                     const std::atomic<bool>& stop, AfterSimulation&& after_simulation, std::vector<RootStat>& stats,
+                     int64_t& done, int64_t& steps) {
   using State = typename G::State;
   const ConfigInfo info = G::config_info(c);
   const bool timed = p.seconds > 0;
-  SearchTree tree(info.num_actions, timed ? 1 << 16 : simulations + 1);
+  if (timed) simulations = kMaxSimulations;
+  SearchTree tree(info.num_actions, nodes_to_reserve(simulations, timed));
   Rng rng = Rng::from_seed(seed);
   const double scale = p.max_return > p.min_return ? 1.0 / (p.max_return - p.min_return) : 1.0;
   std::vector<int32_t> path;
   path.reserve(256);
   double returns[G::kMaxPlayers];
   int64_t i = 0;
-  for (; timed || i < simulations; ++i) {
-    if (timed && (i & 7) == 0 && std::chrono::steady_clock::now() >= deadline) break;
+  // the clock is read after the first simulation, then every 8th: a budget runs at least one
+  for (; i < simulations && !stop.load(std::memory_order_relaxed); ++i) {
+    if (timed && (i & 7) == 1 && std::chrono::steady_clock::now() >= deadline) break;
     State s;
     resample<G>(c, root, player, rng.next_u64(), s);  // a determinization: hidden part and future redrawn
     path.clear();
@@ -80,11 +125,11 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     int32_t node = 0;
     int64_t length = 0;
     for (int mover; (mover = G::current_player(s)) != kTerminalPlayer && length < info.max_game_length;) {
-      ++length;
-      if (mover == kChancePlayer) {  // explicit chance: nature is not a node of the tree
-        G::apply(c, s, sample_chance<G>(c, s, rng));
+      if (mover == kChancePlayer) {  // explicit chance: not a tree node; drawn as sampled mode would
+        resolve_chance_as_sampled<G>(c, s);
         continue;
       }
+      ++length;
       const LegalActions<G> legal(c, s);
       const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
       bool expanded;
@@ -97,6 +142,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     G::returns(c, s, returns);
     tree.backpropagate(path.data(), static_cast<int>(path.size()),
                        [&](int mover) { return (returns[mover] - p.min_return) * scale; });
+    after_simulation();
   }
   done += i;
   for (int32_t child = tree.node(0).first_child; child >= 0; child = tree.node(child).next_sibling) {
@@ -105,29 +151,36 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   }
 }
 
-}  // namespace detail
-
-// Searches the decision node `root` (current_player >= 0) for its player.
-template <class G>
-SearchResult ismcts_search(const typename G::Config& c, const typename G::State& root, const SearchParams& p) {
+// The search of both ismcts_search: `run(pool, stop, job)` runs the trees' job on a pool of
+// threads + watchers threads; setting `stop` stops every tree within a simulation. Each tree
+// calls after_simulation(stop) after each simulation.
+template <class G, class Run, class AfterSimulation>
+SearchResult search(const typename G::Config& c, const typename G::State& root, const SearchParams& p, int watchers,
+                    Run&& run, AfterSimulation&& after_simulation) {
+  check_search_params(p);
   const int player = G::current_player(root);
-  const int threads = std::max(1, p.threads);
+  const int threads = p.threads;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(std::max(0.0, p.seconds)));
+                            std::chrono::duration<double>(p.seconds));
   std::vector<std::vector<RootStat>> stats(static_cast<size_t>(threads));
   std::vector<int64_t> done(static_cast<size_t>(threads), 0), steps(static_cast<size_t>(threads), 0);
-  ThreadPool pool(threads);
-  pool.run(threads, 1, [&](int64_t first, int64_t last) {
+  std::atomic<bool> stop{false};
+  ThreadPool pool(threads + watchers);
+  run(pool, stop, [&](int64_t first, int64_t last) {
     for (int64_t t = first; t < last; ++t) {
       // thread t's share of the simulations: the first (simulations % threads) get one more
       const int64_t share = p.simulations / threads + (t < p.simulations % threads ? 1 : 0);
-      detail::search_one_tree<G>(c, root, player, p, share, deadline, derive_seed(p.seed, static_cast<uint64_t>(t)),
-                                 stats[static_cast<size_t>(t)], done[static_cast<size_t>(t)],
-                                 steps[static_cast<size_t>(t)]);
+      try {
+        search_one_tree<G>(c, root, player, p, share, deadline, derive_seed(p.seed, static_cast<uint64_t>(t)), stop,
+                           [&] { after_simulation(stop); }, stats[static_cast<size_t>(t)], done[static_cast<size_t>(t)],
+                           steps[static_cast<size_t>(t)]);
+      } catch (...) {
+        stop.store(true, std::memory_order_relaxed);  // the other trees stop too; the pool rethrows
+        throw;
+      }
     }
   });
-
   SearchResult result;
   const LegalActions<G> legal(c, root);
   int64_t best_visits = -1;
@@ -152,6 +205,62 @@ SearchResult ismcts_search(const typename G::Config& c, const typename G::State&
     result.rollout_steps += steps[static_cast<size_t>(t)];
   }
   return result;
+}
+
+}  // namespace detail
+
+// Searches the decision node `root` (current_player >= 0) for its player, on `threads` threads
+// (the caller's among them). std::invalid_argument if a parameter is out of its range.
+template <class G>
+SearchResult ismcts_search(const typename G::Config& c, const typename G::State& root, const SearchParams& p) {
+  return detail::search<G>(
+      c, root, p, 0, [&](ThreadPool& pool, std::atomic<bool>&, auto&& job) { pool.run(p.threads, 1, job); },
+      [](std::atomic<bool>&) {});
+}
+
+// The same search watched: poll() is called every `every` on the calling thread; once it
+// returns true the trees stop within a simulation and the result is of the simulations run so
+// far (*stopped tells). What poll() or a tree throws is rethrown once every tree has stopped.
+// With threads > 1 the trees grow on `threads` worker threads while the caller polls
+// (ThreadPool::run_watched); with one, the caller grows it and polls between simulations (no
+// thread to start: a small search costs what it did).
+template <class G, class Poll>
+SearchResult ismcts_search(const typename G::Config& c, const typename G::State& root, const SearchParams& p,
+                           Poll&& poll, std::chrono::microseconds every, bool* stopped) {
+  *stopped = false;
+  auto watch = [&](std::atomic<bool>& stop) {
+    if (*stopped) return;
+    try {
+      *stopped = poll();
+    } catch (...) {
+      *stopped = true;
+      stop.store(true, std::memory_order_relaxed);
+      throw;  // rethrown once the trees have stopped
+    }
+    if (*stopped) stop.store(true, std::memory_order_relaxed);
+  };
+  if (p.threads > 1) {
+    return detail::search<G>(
+        c, root, p, 1,
+        [&](ThreadPool& pool, std::atomic<bool>& stop, auto&& job) {
+          pool.run_watched(p.threads, 1, job, [&] { watch(stop); }, every);
+        },
+        [](std::atomic<bool>&) {});
+  }
+  // one tree, on this thread: the clock is read every 4th simulation (a few ns against a
+  // simulation's microseconds), poll() called once `every` has passed
+  auto next_poll = std::chrono::steady_clock::now() + every;
+  int64_t since_clock = 0;
+  return detail::search<G>(
+      c, root, p, 0, [&](ThreadPool& pool, std::atomic<bool>&, auto&& job) { pool.run(1, 1, job); },
+      [&](std::atomic<bool>& stop) {
+        if (++since_clock < 4) return;
+        since_clock = 0;
+        const auto now = std::chrono::steady_clock::now();
+        if (now < next_poll) return;
+        next_poll = now + every;
+        watch(stop);
+      });
 }
 
 }  // namespace dimsum::bots

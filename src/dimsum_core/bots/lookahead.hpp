@@ -2,13 +2,16 @@
 // future randomness (Nice Buns, Dim Sum Jam): each legal action is played on copies of the
 // state whose generator was replaced from the bot's own `rng` (so the real coming draws never
 // reach the choice), and the action whose copies evaluate best for the player to act wins;
-// ties go to a uniformly chosen one of the best.
+// ties go to a uniformly chosen one of the best. In explicit chance mode the chance nodes that
+// follow an action are resolved from the copy's generator exactly as sampled mode's apply draws
+// (chance.hpp), so the choice is the same in both modes.
 #pragma once
 
 #include <cstdint>
 
 #include "../common/action_list.hpp"
 #include "../common/rng.hpp"
+#include "chance.hpp"
 
 namespace dimsum {
 
@@ -30,6 +33,7 @@ int best_by_lookahead(const typename G::Config& c, const typename G::State& s, R
       typename G::State next = s;
       next.rng = Rng::from_seed(rng.next_u64());  // the bot's imagined future, not the real one
       G::apply(c, next, legal[i]);
+      bots::resolve_chance_as_sampled<G>(c, next);  // explicit mode: the draws sampled apply makes
       total += evaluate(next, player);
     }
     const double value = total / copies;

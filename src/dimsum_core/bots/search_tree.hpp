@@ -1,9 +1,9 @@
 // The tree of single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012,
 // "SO-ISMCTS"), independent of the game: nodes are action sequences from the root, held in one
-// arena (a vector reserved once, indices not pointers). Each node counts its visits, its total
-// reward for the player who chose the action leading to it (`mover`) and its availability: how
-// many times it was legal when its parent was visited, which replaces the parent's visits in
-// UCB because a determinization may not allow every child.
+// arena (a vector grown as nodes come, indices not pointers). Each node counts its visits, its
+// total reward for the player who chose the action leading to it (`mover`) and its
+// availability: how many times it was legal when its parent was visited, which replaces the
+// parent's visits in UCB because a determinization may not allow every child.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +22,8 @@ struct Node {
 
 class SearchTree {
  public:
-  // num_actions: actions are [0, num_actions); expected_nodes: reserved at once.
+  // num_actions: actions are [0, num_actions); expected_nodes: reserved at once (the vector grows
+  // past it; ismcts.hpp reserves at most what the budget can use, capped at 2^16).
   SearchTree(int num_actions, int64_t expected_nodes);
 
   // At `node`, whose legal actions in this determinization are legal[0..n) (sorted): counts

@@ -2,8 +2,12 @@
 // deck, a bag), a member of a bit set, a die, a seat. Each is the twin of a method of
 // python/dimsum/reference/rng.py, so that the core and the reference engines draw the same
 // values from the same generator. In explicit mode the rules stop before such an event instead
-// (a chance node) and list its outcomes with their weights (G::chance_outcomes); a game's
-// resample may still use these to redraw what its player cannot see.
+// (a chance node) and list its outcomes with their weights (G::chance_outcomes), in the order
+// and with the weights (remaining counts) of the draw here, so that drawing the node by weight
+// from the same generator (bots/chance.hpp) picks what sampled mode picks: the bots then play
+// the same in both modes (tests/test_bots_chance_modes.py checks every game; the one event
+// drawn otherwise, Dim Sum Jam's Rng::shuffle of extra VIPs, happens before any decision). A
+// game's resample may still use these to redraw what its player cannot see.
 #pragma once
 
 #include <cstdint>

@@ -107,7 +107,10 @@ inline constexpr int kTerminalPlayer = -1;
 //   ten cards is ten chance nodes, a shuffle is a draw per position, so no node has a
 //   combinatorial number of outcomes. A chance node takes no time on a clock. Played with
 //   outcomes drawn by their weights, explicit mode has the same distribution of games as sampled
-//   mode (tests/test_chance.py checks it).
+//   mode (tests/test_chance.py checks it). More: outcomes are listed in the order and with the
+//   integer weights of the sampled draw (common/chance.hpp), so that an outcome drawn by weight
+//   from s.rng (bots/chance.hpp, resolve_chance_as_sampled) IS the sampled draw; the bots play
+//   alike in both modes by it (tests/test_bots_chance_modes.py).
 //   Search-safe copies: s.rng is the game's future. A copy keeps it (so a search on copies knows
 //   the coming draws); reseed(s, seed) replaces it, and resample does too.
 //

@@ -36,7 +36,7 @@ double evaluate(const Config& c, const State& s) {
   for (int p = 0; p < c.players; ++p)
     value += 4.0 * count_bits(s.hands[p] & wanted) - 1.0 * count_bits(s.hands[p] & ~wanted);
   if (c.time_on) value += 0.2 * s.clock.top;
-  if (s.phase == kPlayPhase && !s.chance && has_play(c, s)) value += 100.0;
+  if (s.phase == kPlayPhase && has_play(c, s)) value += 100.0;  // never a chance node: chance.hpp resolved it
   return value;
 }
 

@@ -1,0 +1,79 @@
+"""Protocol bots for the tests (docs/PROTOCOL.md): the C example built with the system compiler,
+the Python example, and small misbehaving bots, each a Python script with no dimsum import (so
+it starts in tens of milliseconds) that answers the hello and then breaks in one way."""
+
+import shlex
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from needs import need
+
+ROOT = Path(__file__).resolve().parent.parent
+C_SOURCE = ROOT / "examples" / "protocol_bot.c"
+PYTHON_BOT = [sys.executable, str(ROOT / "examples" / "protocol_bot.py"), "--serve"]
+
+
+def build_c_bot(directory: Path) -> Path:
+    """examples/protocol_bot.c compiled with the system's C compiler (a skip without one)."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    need(compiler is not None, "a C compiler (cc, gcc or clang)")
+    binary = directory / "protocol_bot"
+    subprocess.run([compiler, "-std=c99", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra", "-Werror", "-O2",
+                    "-o", str(binary), str(C_SOURCE)], check=True, timeout=60)
+    return binary
+
+
+# The start every misbehaving bot shares: a correct hello, then ``on_act(line)`` at each act.
+PRELUDE = '''
+import json, os, sys, time
+PIDS = os.environ.get("PROTOCOL_TEST_PIDS")
+if PIDS:
+    with open(PIDS, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+def say(message):
+    sys.stdout.write(json.dumps(message) + "\\n"); sys.stdout.flush()
+def first_legal(line):
+    return json.loads(line)["legal"][0]["id"]
+for line in sys.stdin:
+    kind = json.loads(line)["type"]
+    if kind == "hello":
+        say(HELLO)
+    elif kind == "act":
+        on_act(line)
+    elif kind == "quit":
+        on_quit()
+on_quit()  # the end of input is a quit too
+'''
+
+HELLO = '{"type": "hello", "protocol": 1, "name": "test bot", "want": []}'
+
+BEHAVIOURS = {
+    "good": "def on_act(line): say({'type': 'action', 'action': first_legal(line)})",
+    "crash": "def on_act(line):\n    sys.stderr.write('boom: the bot gave up\\n'); sys.exit(3)",
+    "hang": "def on_act(line):\n    time.sleep(1000)",
+    "garbage": "def on_act(line):\n    print('thinking... e2e4'); sys.stdout.flush()",
+    "illegal": "def on_act(line): say({'type': 'action', 'action': 1000000})",
+    "bad_name": "def on_act(line): say({'type': 'action', 'action': 'no such move'})",
+    "long_line": "def on_act(line):\n    sys.stdout.write('x' * (3 << 20)); sys.stdout.flush(); time.sleep(1000)",
+    "chatty": "def on_act(line):\n    say({'type': 'action', 'action': first_legal(line)}); say({'type': 'action', 'action': 0})",
+    "slow": "def on_act(line):\n    time.sleep(0.05); say({'type': 'action', 'action': first_legal(line)})",
+}
+
+
+def script(directory: Path, behaviour: str, hello: str = HELLO, on_quit: str = "sys.exit(0)") -> list:
+    """The argv of a bot that answers the hello with ``hello`` and behaves as ``behaviour`` at each
+    move; ``on_quit``: what it does on quit (``time.sleep(1000)``: it ignores quit)."""
+    path = directory / f"{behaviour}_bot.py"
+    body = (f"HELLO = {hello}\n{BEHAVIOURS[behaviour]}\ndef on_quit():\n    {on_quit}\n"
+            + textwrap.dedent(PRELUDE))
+    path.write_text(body, encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def spec(argv, **params) -> str:
+    """The spec string of an external bot running ``argv`` (words quoted as shlex splits them)."""
+    command = " ".join(shlex.quote(str(word)) for word in argv)
+    return "external:command=" + command + "".join(f",{key}={value}" for key, value in params.items())
