@@ -156,7 +156,7 @@ def _runtime_classes() -> Dict[str, List[type]]:
     assert timed_states, "no timed game is registered: the TimedState stub describes nothing"
     return {"Game": [_core.Game], "State": [_core.State], "TimedGame": [_core.TimedGame], "TimedState": timed_states,
             "Clock": [_core.Clock],
-            "_BatchEnv": [_batch._BatchEnv], "IllegalAction": [_batch.IllegalAction]}
+            "_BatchEnv": [_batch._BatchEnv], "IllegalAction": [_batch.IllegalAction], "PolicyNet": [_batch.PolicyNet]}
 
 
 def _public(cls: type) -> Set[str]:

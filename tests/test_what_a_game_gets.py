@@ -70,12 +70,18 @@ BOT_PARAMS = {"ismcts": {"simulations": 10}, "llm": {"model": ScriptedModel()},
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("kind", dimsum.bots.kinds())
-def test_every_bot_kind(name, kind):
-    """tests/test_bots.py: a legal action from every kind (a game without its own heuristic gets
-    the random policy for "heuristic"), each made with what BOT_PARAMS says it needs."""
+def test_every_bot_kind(name, kind, tmp_path):
+    """tests/test_bots.py, test_policy_bot.py: a legal action from every kind (a game without its
+    own heuristic gets the random policy for "heuristic"; one without a trained policy plays an
+    untrained one of its own layout), each made with what BOT_PARAMS says it needs."""
+    from dimsum.baselines import policy_file
+
     game = short_game(name)
     state = game.new_state(3)
     params = BOT_PARAMS.get(kind, {})
+    if kind == "policy":
+        params = {"weights": tmp_path / "untrained.dspolicy"}
+        policy_file.write(params["weights"], policy_file.untrained(game))
     try:
         assert state.is_legal(dimsum.bots.make(kind, game, seed=1, **params).act(state))
     finally:

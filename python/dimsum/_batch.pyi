@@ -25,6 +25,26 @@ def ismcts_search(game: str, config: bytes, state_size: int, state_version: int,
                   seconds: float, c: float, bias: float, rollout: str, threads: int, seed: int, call: int,
                   min_return: float, max_return: float) -> Tuple[int, int, int, List[Tuple[int, int, float]]]: ...
 
+# The policy network (python/dimsum/bots/policy.py; src/dimsum_core/bots/policy_net.hpp): built
+# once from a policy file's arrays, then one call per move.
+class PolicyNet:
+    """A small MLP policy in C++."""
+
+    def __init__(self, inputs: Sequence[str], num_actions: int, observation_size: int,
+                 layers: Sequence[Tuple[NDArray[np.float32], NDArray[np.float32], str]],
+                 obs_offset: Optional[NDArray[np.float32]] = None, obs_scale: Optional[NDArray[np.float32]] = None,
+                 obs_clip: float = 0.0) -> None: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def input_size(self) -> int: ...
+    def logits(self, observations: NDArray[np.float32], masks: NDArray[Any]) -> NDArray[np.float32]: ...
+
+def policy_action(net: PolicyNet, game: str, config: bytes, state_size: int, state_version: int, state: bytes,
+                  greedy: bool, temperature: float, seed: int, call: int) -> int: ...
+
 class IllegalAction(ValueError):
     """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
 

@@ -16,11 +16,12 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Union
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Writes ``text`` (UTF-8) to ``path`` in one step; OSError (ELOOP) if ``path`` is a symbolic
-    link, OSError for a path that cannot be written."""
+def write_atomically(path: Path, text: Union[str, bytes]) -> None:
+    """Writes ``text`` (a str as UTF-8, or bytes as they are: a policy file) to ``path`` in one
+    step; OSError (ELOOP) if ``path`` is a symbolic link, OSError for a path that cannot be written."""
     try:
         if stat.S_ISLNK(os.lstat(path).st_mode):
             raise OSError(errno.ELOOP, "refusing to write through a symbolic link (remove it, or write elsewhere)",
@@ -32,8 +33,8 @@ def write_atomically(path: Path, text: str) -> None:
     temporary = path.parent / f".{path.name}.{secrets.token_hex(6)}.part"
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
         os.replace(temporary, path)
     except BaseException:
         try:

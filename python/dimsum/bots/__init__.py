@@ -19,9 +19,10 @@ from .external import ExternalBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
 from .llm import LlmBot
+from .policy import PolicyBot
 from .random_bot import RandomBot
 
-__all__ = ["Bot", "BotLike", "ExternalBot", "HeuristicBot", "IsmctsBot", "LlmBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
+__all__ = ["Bot", "BotLike", "ExternalBot", "HeuristicBot", "IsmctsBot", "LlmBot", "PolicyBot", "RandomBot", "as_bot", "kinds", "make", "parse_list", "parse_spec", "register"]
 
 
 @runtime_checkable
@@ -145,5 +146,6 @@ def parse_list(text: str) -> List[Tuple[str, Dict[str, Any]]]:
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("ismcts", IsmctsBot)
+register("policy", PolicyBot)
 register("llm", LlmBot)  # model= a prompt -> reply callable (docs/MCP.md)
 register("external", ExternalBot)  # a program in any language, through the bot protocol (docs/PROTOCOL.md)

@@ -21,6 +21,7 @@ void register_playouts(py::module_& m);
 void register_batch_env(py::module_& m);
 void register_bots(py::module_& m);
 void register_opponent_env(py::module_& m);  // opponent_env.cpp
+void register_policy(py::module_& m);        // policy.cpp
 
 // G's Config from the bytes of one that dimsum._core built and validated (Game.config_bytes();
 // native layout, trivially copyable): copied, never parsed again. The sizes and the state

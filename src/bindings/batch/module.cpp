@@ -14,6 +14,7 @@ PYBIND11_MODULE(_batch, m, pybind11::mod_gil_not_used()) {
   dimsum::bindings::register_batch_env(m);
   dimsum::bindings::register_opponent_env(m);
   dimsum::bindings::register_bots(m);
+  dimsum::bindings::register_policy(m);
   m.def("hardware_threads", [] { return std::max(1u, std::thread::hardware_concurrency()); },
         "std::thread::hardware_concurrency() (at least 1).");
 }

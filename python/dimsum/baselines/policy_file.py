@@ -1,0 +1,249 @@
+"""The policy file (``.dspolicy``, docs/BASELINES.md): a small MLP policy for one game and
+configuration, read and written here without torch, and refused with a clear error when it is
+corrupt or made for another game, configuration or observation layout.
+
+Layout, little-endian::
+
+    b"DSPOLICY"                  8 bytes, the magic
+    uint32 format version        FORMAT_VERSION
+    uint32 header length         n
+    header                       n bytes of UTF-8 JSON (below)
+    payload                      the float32 arrays the header lists, in its order, C order
+    sha256                       32 bytes: the digest of everything before it
+
+The header says what the network is for and what it is: ``game``, ``options`` (the game's
+options, ``chance`` left out: it does not change what a seat sees or may do), ``game_version``,
+``num_actions``, ``observation`` (its size and slice layout), ``inputs`` (the parts of the
+network's input, concatenated in this order: ``"action_mask"``, the legal actions as 0/1, and
+``"observation"``, the acting seat's observation), ``normalization`` (null, or
+``{"offset", "scale", "clip"}`` naming arrays: the observation becomes
+``clip((obs - offset) * scale, -clip, clip)`` before it enters), ``layers`` (dense layers in
+order, each ``{"weight", "bias", "activation"}``: weight ``(out, in)`` as torch stores it;
+activation ``"tanh"``, ``"relu"`` or ``"none"``, the last layer giving one logit per action),
+``arrays`` (``[name, shape]`` in payload order) and ``source`` (free text: how it was made).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+MAGIC = b"DSPOLICY"
+FORMAT_VERSION = 1
+INPUTS = ("action_mask", "observation")
+ACTIVATIONS = ("tanh", "relu", "none")
+# Options that change neither what a seat sees nor what it may do: a policy plays under any of them.
+NEUTRAL_OPTIONS = ("chance",)
+_PREFIX = struct.Struct("<8sII")
+_DIGEST = 32
+MAX_BYTES = 64 << 20  # far above any policy this format is for; a bigger file is not one
+
+
+class PolicyFileError(ValueError):
+    """A policy file that is corrupt, of another format version, or made for another game."""
+
+
+@dataclass
+class Layer:
+    weight: np.ndarray  # float32 (out, in)
+    bias: np.ndarray  # float32 (out,)
+    activation: str
+
+
+@dataclass
+class Policy:
+    """A loaded policy file: what it is for (``game``, ``options``, ...) and its arrays."""
+
+    game: str
+    options: Dict[str, Any]
+    game_version: Tuple[int, int]
+    num_actions: int
+    observation_size: int
+    observation_layout: List[Tuple[str, int, int]]
+    inputs: Tuple[str, ...]
+    layers: List[Layer]
+    normalization: Optional[Dict[str, Any]] = None  # {"offset": array, "scale": array, "clip": float}
+    source: str = ""
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def input_size(self) -> int:
+        return sum(self.num_actions if part == "action_mask" else self.observation_size for part in self.inputs)
+
+    def check_game(self, game: Any) -> None:
+        """PolicyFileError unless this policy was made for ``game`` (a Game from dimsum.make):
+        the same game, options (NEUTRAL_OPTIONS aside), rules version, actions and observation layout."""
+        what = f"this policy was made for {self.game} {describe(self.options)}"
+        if game.name != self.game:
+            raise PolicyFileError(f"{what}, not for {game.name}")
+        theirs = comparable_options(game.options)
+        differ = sorted(k for k in set(theirs) | set(self.options) if theirs.get(k) != self.options.get(k))
+        if differ:
+            detail = ", ".join(f"{k}: policy {self.options.get(k)!r}, game {theirs.get(k)!r}" for k in differ)
+            raise PolicyFileError(f"{what}; the game's options differ ({detail}): make the game with the "
+                                  f"policy's options, or train a policy for these")
+        if tuple(game.version) != self.game_version:
+            raise PolicyFileError(f"{what} at rules version {self.game_version}; this build's {game.name} is at "
+                                  f"{tuple(game.version)}: retrain or re-export it")
+        if game.num_actions != self.num_actions or layout_of(game) != self.observation_layout:
+            raise PolicyFileError(f"{what} with {self.num_actions} actions and observation layout "
+                                  f"{self.observation_layout}; this build's has {game.num_actions} actions and "
+                                  f"{layout_of(game)}: retrain or re-export it")
+
+
+def comparable_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """The options a policy must match: all but NEUTRAL_OPTIONS, as JSON would give them back."""
+    return json.loads(json.dumps({k: v for k, v in options.items() if k not in NEUTRAL_OPTIONS}, sort_keys=True))
+
+
+def describe(options: Dict[str, Any]) -> str:
+    return "(" + ", ".join(f"{k}={v!r}" for k, v in sorted(options.items())) + ")"
+
+
+def layout_of(game: Any) -> List[Tuple[str, int, int]]:
+    return [(s.name, int(s.start), int(s.stop)) for s in game.observation_layout]
+
+
+def untrained(game: Any, hidden: Sequence[int] = (64, 64), seed: int = 0) -> Policy:
+    """A policy for ``game`` with small random weights (a uniformly random player, near enough):
+    what a game without a trained policy can play, and what a test of the machinery needs."""
+    rng = np.random.default_rng(seed)
+    size = int(np.prod(game.observation_shape))
+    widths = [game.num_actions + size, *hidden, game.num_actions]
+    layers = [Layer((rng.standard_normal((o, i)) / np.sqrt(i)).astype(np.float32), np.zeros(o, np.float32),
+                    "tanh" if k < len(widths) - 2 else "none")
+              for k, (i, o) in enumerate(zip(widths[:-1], widths[1:]))]
+    return Policy(game=game.name, options=comparable_options(game.options), game_version=tuple(game.version),
+                  num_actions=game.num_actions, observation_size=size, observation_layout=layout_of(game),
+                  inputs=INPUTS, layers=layers, source=f"untrained, seed {seed}")
+
+
+def write(path: Union[str, Path], policy: Policy) -> None:
+    """Writes ``policy`` to ``path`` (atomically; never through a symbolic link)."""
+    from .._files import write_atomically
+
+    check(policy)
+    arrays: List[Tuple[str, np.ndarray]] = []
+    layers = []
+    for i, layer in enumerate(policy.layers):
+        arrays += [(f"layer{i}.weight", layer.weight), (f"layer{i}.bias", layer.bias)]
+        layers.append({"weight": f"layer{i}.weight", "bias": f"layer{i}.bias", "activation": layer.activation})
+    normalization = None
+    if policy.normalization is not None:
+        arrays += [("obs.offset", policy.normalization["offset"]), ("obs.scale", policy.normalization["scale"])]
+        normalization = {"offset": "obs.offset", "scale": "obs.scale", "clip": float(policy.normalization["clip"])}
+    header = {
+        "format": "dimsum-policy", "game": policy.game, "options": policy.options,
+        "game_version": list(policy.game_version), "num_actions": policy.num_actions,
+        "observation": {"size": policy.observation_size, "layout": [list(s) for s in policy.observation_layout]},
+        "inputs": list(policy.inputs), "normalization": normalization, "layers": layers,
+        "arrays": [[name, list(a.shape)] for name, a in arrays], "source": policy.source, **policy.extra,
+    }
+    head = json.dumps(header, sort_keys=True, indent=1).encode("utf-8")
+    body = _PREFIX.pack(MAGIC, FORMAT_VERSION, len(head)) + head + b"".join(
+        np.ascontiguousarray(a, dtype="<f4").tobytes() for _, a in arrays)
+    write_atomically(Path(path), body + hashlib.sha256(body).digest())
+
+
+def read(path: Union[str, Path]) -> Policy:
+    """The policy in ``path``; PolicyFileError if it is not a whole, consistent policy file of this
+    format version, OSError if it cannot be read."""
+    path = Path(path)
+    with open(path, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    return parse(data, str(path))
+
+
+def parse(data: bytes, name: str = "<bytes>") -> Policy:
+    """The policy in ``data`` (a policy file's bytes); PolicyFileError naming what is wrong."""
+    def fail(why: str) -> PolicyFileError:
+        return PolicyFileError(f"{name} is not a usable dimsum policy file: {why}")
+
+    if len(data) > MAX_BYTES:
+        raise fail(f"it is larger than {MAX_BYTES} bytes")
+    if len(data) < _PREFIX.size + _DIGEST or data[:8] != MAGIC:
+        raise fail(f"it does not start with {MAGIC!r} (write one with dimsum.baselines.export_sb3)")
+    _, version, head_len = _PREFIX.unpack_from(data)
+    if version != FORMAT_VERSION:
+        raise fail(f"it is format version {version}; this dimsum reads version {FORMAT_VERSION}")
+    body, digest = data[:-_DIGEST], data[-_DIGEST:]
+    if hashlib.sha256(body).digest() != digest:
+        raise fail("its sha256 checksum does not match its contents (the file is damaged or truncated)")
+    try:
+        header = json.loads(body[_PREFIX.size:_PREFIX.size + head_len].decode("utf-8"))
+        arrays = _arrays(header["arrays"], body[_PREFIX.size + head_len:])
+        layers = [Layer(arrays[l["weight"]], arrays[l["bias"]], l["activation"]) for l in header["layers"]]
+        norm = header["normalization"]
+        normalization = None if norm is None else {
+            "offset": arrays[norm["offset"]], "scale": arrays[norm["scale"]], "clip": float(norm["clip"])}
+        known = {"format", "game", "options", "game_version", "num_actions", "observation", "inputs",
+                 "normalization", "layers", "arrays", "source"}
+        policy = Policy(
+            game=str(header["game"]), options=dict(header["options"]),
+            game_version=(int(header["game_version"][0]), int(header["game_version"][1])),
+            num_actions=int(header["num_actions"]), observation_size=int(header["observation"]["size"]),
+            observation_layout=[(str(n), int(a), int(b)) for n, a, b in header["observation"]["layout"]],
+            inputs=tuple(header["inputs"]), layers=layers, normalization=normalization,
+            source=str(header.get("source", "")), extra={k: v for k, v in header.items() if k not in known})
+    except PolicyFileError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as e:  # UnicodeDecodeError, JSONDecodeError included
+        raise fail(f"its header is malformed ({type(e).__name__}: {e})") from None
+    try:
+        check(policy)
+    except PolicyFileError as e:
+        raise fail(str(e)) from None
+    return policy
+
+
+def _arrays(listing: Sequence[Any], payload: bytes) -> Dict[str, np.ndarray]:
+    arrays: Dict[str, np.ndarray] = {}
+    offset = 0
+    for name, shape in listing:
+        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        if any(int(d) < 0 for d in shape) or offset + 4 * count > len(payload):
+            raise PolicyFileError(f"array {name!r} of shape {shape} runs past the end of the payload")
+        arrays[str(name)] = np.frombuffer(payload, "<f4", count, offset).reshape([int(d) for d in shape]).astype(np.float32)
+        offset += 4 * count
+    if offset != len(payload):
+        raise PolicyFileError(f"the payload has {len(payload) - offset} bytes that no array claims")
+    return arrays
+
+
+def check(policy: Policy) -> None:
+    """PolicyFileError unless the network's shapes chain from its input to one logit per action."""
+    if not policy.inputs or any(part not in INPUTS for part in policy.inputs) or len(set(policy.inputs)) != len(policy.inputs):
+        raise PolicyFileError(f"inputs {list(policy.inputs)}: each of {list(INPUTS)} at most once, at least one")
+    if policy.observation_layout and policy.observation_layout[-1][2] != policy.observation_size:
+        raise PolicyFileError(f"the observation layout ends at {policy.observation_layout[-1][2]}, "
+                              f"not at its size {policy.observation_size}")
+    if not policy.layers:
+        raise PolicyFileError("the network has no layer")
+    width = policy.input_size
+    for i, layer in enumerate(policy.layers):
+        if layer.activation not in ACTIVATIONS:
+            raise PolicyFileError(f"layer {i}: activation {layer.activation!r}; one of {list(ACTIVATIONS)}")
+        if layer.weight.ndim != 2 or layer.weight.shape[1] != width or layer.bias.shape != (layer.weight.shape[0],):
+            raise PolicyFileError(f"layer {i}: weight {layer.weight.shape} and bias {layer.bias.shape} do not take "
+                                  f"{width} inputs (weight must be (out, {width}), bias (out,))")
+        if not (np.isfinite(layer.weight).all() and np.isfinite(layer.bias).all()):
+            raise PolicyFileError(f"layer {i} has a value that is not finite")
+        width = layer.weight.shape[0]
+    if width != policy.num_actions or policy.layers[-1].activation != "none":
+        raise PolicyFileError(f"the last layer must give {policy.num_actions} logits (one per action) with "
+                              f"activation 'none'; it gives {width} with {policy.layers[-1].activation!r}")
+    norm = policy.normalization
+    if norm is not None:
+        for key in ("offset", "scale"):
+            a = norm[key]
+            if a.shape != (policy.observation_size,) or not np.isfinite(a).all():
+                raise PolicyFileError(f"normalization {key} must be {policy.observation_size} finite values, "
+                                      f"got shape {a.shape}")
+        if not (np.isfinite(norm["clip"]) and norm["clip"] > 0):
+            raise PolicyFileError(f"normalization clip must be a positive number, got {norm['clip']}")

@@ -1,0 +1,77 @@
+// A small MLP policy evaluated in plain C++ (no torch at run time): the "policy" bot of
+// dimsum.bots (python/dimsum/bots/policy.py). The network comes from a policy file
+// (python/dimsum/baselines/policy_file.py, docs/BASELINES.md), read and checked in Python; here
+// it is only evaluated.
+//
+// What it computes is what sb3-contrib's MaskablePPO "MultiInputPolicy" computes on dimsum's
+// Dict(action_mask, observation): the input is the parts named in `inputs`, concatenated (the
+// legal actions as 0/1, the acting seat's observation as G::observe writes it, optionally
+// normalized as VecNormalize did in training), then dense layers, the last one giving a logit
+// per action. Illegal actions are never chosen: greedy takes the legal action of highest logit
+// (the lowest such action on a tie), sampled draws from softmax(logit / temperature) over the
+// legal actions with the project's Rng, so a seed fixes every choice.
+//
+// Speed: a dense layer is computed as a sum of the input's columns (y += x[i] * W[:, i]), with
+// the weights stored transposed so that each column is contiguous: the inner loop is an axpy
+// the compiler vectorizes without reassociating sums (no -ffast-math needed), and the inputs
+// that are zero (one-hot slices, illegal actions) are skipped outright.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../common/action_list.hpp"
+#include "../common/engine.hpp"
+#include "../common/rng.hpp"
+
+namespace dimsum::bots {
+
+enum class Activation : uint8_t { kNone = 0, kTanh = 1, kRelu = 2 };
+enum class InputPart : uint8_t { kActionMask = 0, kObservation = 1 };
+
+struct DenseLayer {
+  int in = 0, out = 0;
+  std::vector<float> weight_t;  // (in, out): input i's weights, weight_t[i * out + o] = W[o][i]
+  std::vector<float> bias;      // (out)
+  Activation activation = Activation::kNone;
+};
+
+struct PolicyNet {
+  std::vector<InputPart> inputs;
+  int num_actions = 0;
+  int observation_size = 0;
+  // The observation as the network saw it in training: clip((x - offset) * scale, -clip, clip);
+  // both empty when it was not normalized.
+  std::vector<float> obs_offset, obs_scale;
+  float obs_clip = 0;
+  std::vector<DenseLayer> layers;
+
+  int input_size() const;
+  // Writes the network's input from one observation and the legal-action mask (0/1 per action).
+  void make_input(const float* observation, const uint8_t* legal_mask, float* input) const;
+  // The logits (num_actions) of one input (input_size floats).
+  void forward(const float* input, float* logits) const;
+  // forward(make_input(observation, legal_mask)).
+  void logits(const float* observation, const uint8_t* legal_mask, float* out) const;
+};
+
+// A legal action from `logits`: the greedy one (highest logit, the lowest action on a tie) or
+// one drawn from softmax(logits / temperature) over the legal actions. n >= 1.
+int choose_action(const float* logits, const int16_t* legal, int n, bool greedy, double temperature, Rng& rng);
+
+// The policy's action for the player to act at the decision node s (what that seat sees only).
+template <class G>
+int policy_move(const PolicyNet& net, const typename G::Config& c, const typename G::State& s, bool greedy,
+                double temperature, Rng& rng) {
+  const int player = G::current_player(s);
+  LegalActions<G> legal(c, s);
+  std::vector<float> observation(static_cast<size_t>(net.observation_size));
+  G::observe(c, s, player, observation.data());
+  std::vector<uint8_t> mask(static_cast<size_t>(net.num_actions), 0);
+  for (int a : legal) mask[static_cast<size_t>(a)] = 1;
+  std::vector<float> logits(static_cast<size_t>(net.num_actions));
+  net.logits(observation.data(), mask.data(), logits.data());
+  return choose_action(logits.data(), legal.items, legal.size, greedy, temperature, rng);
+}
+
+}  // namespace dimsum::bots
