@@ -60,7 +60,7 @@
 #include <utility>
 #include <vector>
 
-#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64))
 #include <intrin.h>
 #endif
 
@@ -74,6 +74,8 @@ inline void cpu_relax() noexcept {
   __builtin_ia32_pause();
 #elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
   __asm__ __volatile__("yield");
+#elif defined(_MSC_VER) && defined(_M_ARM64)
+  __yield();  // Windows on ARM64: MSVC has no inline assembly there, the intrinsic is the same hint
 #endif  // elsewhere: a plain busy loop, still bounded by kPollFor
 }
 
