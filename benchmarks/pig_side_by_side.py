@@ -223,7 +223,7 @@ def main(argv=None) -> int:
     pig_counts = {p: pig_counts_per_game(pig_game(pyspiel, p), args.pig_count_games) for p in PLAYERS}
     rows = time_table(timed_rounds(args.games, args.rounds, nb_factor=args.nb_factor, ours_game=name), pig_counts)
     print(f"{name} (dimsum, C++ playouts, one thread) against OpenSpiel's pig (evaluate_bots); CPU time, "
-          f"medians of {args.rounds} rounds; ratio = pig / {name} (above 1: {name} is faster)\n")
+          f"medians of {args.rounds} rounds; ratio = OpenSpiel's pig / dimsum's {name} (above 1: dimsum's is faster)\n")
     print(f"| players | {name} ns/decision (= apply) | decisions/game | pig ns/decision | pig loop ns/apply "
           "| pig decisions/game | applies/game | / pig per decision | / pig per game "
           "| / pig loop only, per decision | per apply | per game |")

@@ -3,39 +3,15 @@
 #include "../common/bits.hpp"
 #include "engine.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace dimsum::dim_sum_jam {
-namespace {
-
-// The observation starts all zero (4.4 KB: the one-hot slices below set a few dozen of its 1,093
-// floats). A plain zeroing loop compiles to memset, which for a buffer this size (above glibc's
-// 2 KB threshold) runs `rep stosb`: one instruction a byte to callgrind, 4,388 of the ~5,600
-// instructions of an observe, and in BatchEnv most of an env-step's count (issue 26, item 5).
-// 16-byte stores, four a round, do it in about 350 instructions and no slower; the empty asm
-// hides the loop's shape from GCC so that it is not turned back into memset.
-void zero_floats(float* out, int n) {
-  int i = 0;
-#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-  const __m128 zero = _mm_setzero_ps();
-  for (; i + 16 <= n; i += 16) {
-    _mm_storeu_ps(out + i, zero);
-    _mm_storeu_ps(out + i + 4, zero);
-    _mm_storeu_ps(out + i + 8, zero);
-    _mm_storeu_ps(out + i + 12, zero);
-    __asm__("" : "+r"(i));
-  }
-#endif
-  for (; i < n; ++i) out[i] = 0.0f;
-}
-
-}  // namespace
 
 void Engine::observe(const Config& c, const State& s, int player, float* out) {
   const int P = c.players, C = c.num_cards;
-  zero_floats(out, c.observation_size);
+  // All zero first: a memset (glibc's `rep stosb` at this size, 4.4 KB). Callgrind counts it as
+  // one instruction a byte (4,388 of an observe's ~5,600), but in time it is the fastest way found
+  // to clear the row: 16-byte stores took 25% longer across 1,024 envs' rows (docs/PERFORMANCE.md,
+  // issue 26 item 5). What costs is touching the 69 cache lines of the row at all.
+  for (int i = 0; i < c.observation_size; ++i) out[i] = 0.0f;
   // seat and player are both in [0, P): one compare and add, not two divisions a call
   auto rel = [&](int seat) { return seat - player < 0 ? seat - player + P : seat - player; };
   out[s.phase] = 1.0f;
