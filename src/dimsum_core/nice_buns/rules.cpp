@@ -158,9 +158,8 @@ template <bool kKeyed>
 int run_cascade(const Config& c, State& s, int p) {
   // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
   // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
-  // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests, ORed
-  // into one branch (`&&` would make the second a branch of its own, on random data).
-  if ((static_cast<unsigned>(s.front[p].get(kFish)) | s.front[p].colours_at_least(c.set_size)) == 0) {
+  // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests.
+  if (s.front[p].get(kFish) == 0 && s.front[p].colours_at_least(c.set_size) == 0) {
     s.fish_on[p] = -1;
     return -1;
   }
@@ -407,18 +406,15 @@ struct DieView {
   unsigned held[kMaxPlayers];     // movable kinds each other seat has, 0 for the holder
   int others;                     // sum of kKindsIn[held[t]]
 
-  // Without a branch on the face, which the dice pick at random (a branch on it mispredicted
-  // often): every seat's kinds are read whatever the face (a few instructions a seat), and
-  // masked to nothing where the face does not use them.
   DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
     const unsigned movable = movable_kinds(c);
-    const unsigned takes = 0u - static_cast<unsigned>(face.action != kTake);  // a take reads the tray only
-    const unsigned moves = 0u - static_cast<unsigned>(face.action == kSteal || face.action == kSwap);
-    mine = s.front[h].present() & movable & takes;
+    mine = face.action == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
     others = 0;
-    for (int t = 0; t < c.players; ++t) {
-      held[t] = s.front[t].present() & movable & moves & (0u - static_cast<unsigned>(t != h));
-      others += kKindsIn[held[t]];
+    if (face.action == kSteal || face.action == kSwap) {
+      for (int t = 0; t < c.players; ++t) {
+        held[t] = t == h ? 0u : s.front[t].present() & movable;
+        others += kKindsIn[held[t]];
+      }
     }
   }
 };
