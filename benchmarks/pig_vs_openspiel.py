@@ -21,18 +21,24 @@ beside wall time (on a shared machine, wall time also charges the other processe
   dimsum scales rewards to [0, 1] and OpenSpiel keeps Pig's [-1, 1], so OpenSpiel's uct c is twice
   dimsum's ``c``.
 
-Measured on this project's 2-core machine, 2026-12-02, with other builds and tests running beside it
-(so wall time is about three times CPU time; the CPU ratios are the ones to read), 5 rounds, 2 players,
-``PYTHONPATH=python python -m benchmarks.pig_vs_openspiel`` (ratio = OpenSpiel / dimsum, above 1:
-dimsum is faster):
+Measured on this project's 2-core machine, 2026-12-02 (after pig's apply_unkeyed, issue 26), with
+other builds and tests running beside it (load average 8-11, so wall time is about three times CPU
+time; the CPU ratios are the ones to read), 3 rounds,
+``PYTHONPATH=python python -m benchmarks.pig_vs_openspiel --rounds 3 --players P`` (ratio =
+OpenSpiel / dimsum, above 1: dimsum is faster):
 
-| measure | dimsum CPU | OpenSpiel CPU | ratio (CPU) | dimsum wall | OpenSpiel wall | ratio (wall) |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
-| a random step (Python API) | 1,579.7 ns | 2,227.8 ns | 1.4x | 5,120.8 ns | 7,344.0 ns | 1.4x |
-| a random game (native loop) | 3.3 us | 30.2 us | 9.2x | 11.7 us | 103.6 us | 8.9x |
-| an MCTS simulation | 4.4 us | 14.4 us | 3.3x | 15.3 us | 46.5 us | 3.0x |
+| measure | players | dimsum CPU | OpenSpiel CPU | ratio (CPU) | ratio (wall) |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| a random step (Python API) | 2 | 999.9 ns | 1,345.1 ns | 1.3x | 1.5x |
+| a random game (native loop) | 2 | 1.3 us | 24.4 us | 18.3x | 18.5x |
+| an MCTS simulation | 2 | 3.1 us | 10.0 us | 3.3x | 3.4x |
+| a random step (Python API) | 4 | 971.5 ns | 1,310.0 ns | 1.3x | 1.4x |
+| a random game (native loop) | 4 | 2.3 us | 45.4 us | 19.5x | 17.6x |
+| an MCTS simulation | 4 | 4.6 us | 18.9 us | 4.2x | 4.2x |
 
-MCTS simulations per second (CPU): dimsum 226,123, OpenSpiel 69,256.
+MCTS simulations per second (CPU): dimsum 325,012 and 219,655, OpenSpiel 99,596 and 52,810 (2 and
+4 players). Per apply (chance outcomes counted on OpenSpiel's side) see benchmarks/pig_side_by_side.py
+``--game pig``.
 
 The native loops differ the most: ``random_playouts`` is one C++ loop for every game, while
 ``evaluate_bots`` is called from Python once a game, and its steps go through OpenSpiel's virtual

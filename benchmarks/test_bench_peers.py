@@ -63,7 +63,7 @@ def test_peer_openspiel_pig_bots_side_by_side(benchmark):
     round of all of them. The ratios (pig's time / ours, per decision and
     per game) are in extra_info and printed (-s)."""
     pyspiel = pytest.importorskip("pyspiel")
-    from .pig_side_by_side import PLAYERS, pig_decisions_per_game, pig_game, time_table, timed_rounds
+    from .pig_side_by_side import PLAYERS, pig_counts_per_game, pig_game, time_table, timed_rounds
 
     benchmark.group = "peer:pig"
     games = 200
@@ -76,13 +76,13 @@ def test_peer_openspiel_pig_bots_side_by_side(benchmark):
                 measured.setdefault(players, {}).setdefault(key, []).extend(values)
 
     benchmark.pedantic(one_round, rounds=5, iterations=1)
-    pig_decisions = {p: pig_decisions_per_game(pig_game(pyspiel, p), 2000) for p in PLAYERS}
-    for row in time_table(measured, pig_decisions):
+    pig_counts = {p: pig_counts_per_game(pig_game(pyspiel, p), 2000) for p in PLAYERS}
+    for row in time_table(measured, pig_counts):
         p = row["players"]
-        for key in ("per_decision", "per_game", "loop_per_decision", "loop_per_game"):
+        for key in ("per_decision", "per_game", "loop_per_decision", "loop_per_apply", "loop_per_game"):
             benchmark.extra_info[f"nice_buns_{p}p_vs_pig_{p}p_{key}"] = round(row[key], 2)
-        print(f"\nnice_buns players={p}: {row['nice_buns_ns_per_decision']:.1f} ns per decision, "
-              f"{row['nice_buns_decisions_per_game']:.1f} decisions per game; pig players={p}: "
+        print(f"\nnice_buns players={p}: {row['ours_ns_per_decision']:.1f} ns per decision, "
+              f"{row['ours_decisions_per_game']:.1f} decisions per game; pig players={p}: "
               f"{row['pig_ns_per_decision']:.1f} ns per decision ({row['pig_loop_ns_per_decision']:.1f} loop only), "
               f"{row['pig_decisions_per_game']:.1f} per game; nice_buns is {row['per_decision']:.2f}x pig per "
               f"decision ({row['loop_per_decision']:.2f}x its loop only), {row['per_game']:.2f}x per game "

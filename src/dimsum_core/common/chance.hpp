@@ -39,16 +39,20 @@ inline int draw_kind(Rng& rng, const Counts64& counts, int total) {
 }
 
 // One item drawn uniformly from the first `kinds` kinds of any packed multiset with get(kind)
-// (Nice Buns' bag); the same walk as above, kind by kind. Twin of Rng.draw_index(counts[:kinds]).
+// (Nice Buns' bag). Twin of Rng.draw_index(counts[:kinds]): one bounded integer r below the total,
+// and the kind whose run of items holds r. That kind is the number of prefix sums (the first k
+// kinds' counts, k = 1..kinds) that are <= r, counted without a branch: the walk's exit, which
+// depends on the random r, mispredicted about once a draw (docs/PERFORMANCE.md, issue 26).
 template <class Counts>
 int draw_kind(Rng& rng, const Counts& counts, int kinds, int total) {
-  uint64_t r = rng.bounded(static_cast<uint64_t>(total));
-  for (int k = 0; k < kinds; ++k) {
-    const uint64_t n = static_cast<uint64_t>(counts.get(k));
-    if (r < n) return k;
-    r -= n;
+  const uint64_t r = rng.bounded(static_cast<uint64_t>(total));
+  uint64_t prefix = 0;
+  int kind = 0;
+  for (int k = 0; k + 1 < kinds; ++k) {  // the last prefix is the total, always > r
+    prefix += static_cast<uint64_t>(counts.get(k));
+    kind += prefix <= r;
   }
-  return kinds - 1;  // unreachable when total is right
+  return kind;
 }
 
 // A uniform member of a non-empty bit set (a token, an unseen card): bounded(popcount), then

@@ -7,20 +7,24 @@
 namespace dimsum::pig {
 namespace {
 
+// kKeyed (here and below): keep s.hash exact (apply) or leave it stale (apply_unkeyed).
+
 // The turn passes to the next seat (PIG-3, PIG-4); the game goes on unless it is over.
+template <bool kKeyed>
 void pass_turn(const Config& c, State& s, bool over) {
-  set_turn_total(s, 0);
-  set_turn_player(s, next_seat(c, s.turn_player));
-  set_current(s, over ? kTerminalPlayer : s.turn_player);
+  set_turn_total<kKeyed>(s, 0);
+  set_turn_player<kKeyed>(s, next_seat(c, s.turn_player));
+  set_current<kKeyed>(s, over ? kTerminalPlayer : s.turn_player);
 }
 
 // PIG-3: the die shows outcome + 1; a 1 loses the turn total and passes the turn, any other face
 // adds itself (piglet: outcome 1, "not a 1", adds 1) and the same seat decides again.
+template <bool kKeyed>
 void resolve_roll(const Config& c, State& s, int outcome) {
-  set_last_roll(s, outcome + 1);
-  if (outcome == 0) return pass_turn(c, s, false);
-  set_turn_total(s, s.turn_total + (c.piglet ? 1 : outcome + 1));
-  set_current(s, s.turn_player);
+  set_last_roll<kKeyed>(s, outcome + 1);
+  if (outcome == 0) return pass_turn<kKeyed>(c, s, false);
+  set_turn_total<kKeyed>(s, s.turn_total + (c.piglet ? 1 : outcome + 1));
+  set_current<kKeyed>(s, s.turn_player);
 }
 
 // A roll's outcome drawn from the state's generator (sampled chance): the die's face index
@@ -28,6 +32,21 @@ void resolve_roll(const Config& c, State& s, int outcome) {
 int draw_outcome(const Config& c, State& s) {
   const int face = roll_die(s.rng, c.faces);
   return c.piglet ? (face == 0 ? 0 : 1) : face;
+}
+
+// One move, the key kept exact (apply) or left stale (apply_unkeyed).
+template <bool kKeyed>
+void apply_move(const Config& c, State& s, int action) {
+  if (s.current == kChancePlayer) return resolve_roll<kKeyed>(c, s, action);
+  count_move<kKeyed>(s);
+  const bool horizon = static_cast<int64_t>(s.moves) >= c.horizon;  // PIG-6
+  if (action == kHold) {  // PIG-4: bank the turn total, pass the turn
+    set_score<kKeyed>(s, s.turn_player, s.scores[s.turn_player] + s.turn_total);
+    return pass_turn<kKeyed>(c, s, horizon || s.scores[s.turn_player] >= c.winscore);  // PIG-5
+  }
+  if (horizon) return set_current<kKeyed>(s, kTerminalPlayer);  // the die is never cast
+  if (c.explicit_chance) return set_current<kKeyed>(s, kChancePlayer);
+  resolve_roll<kKeyed>(c, s, draw_outcome(c, s));
 }
 
 }  // namespace
@@ -48,18 +67,8 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   return n;
 }
 
-void Engine::apply(const Config& c, State& s, int action) {
-  if (s.current == kChancePlayer) return resolve_roll(c, s, action);
-  count_move(s);
-  const bool horizon = static_cast<int64_t>(s.moves) >= c.horizon;  // PIG-6
-  if (action == kHold) {  // PIG-4: bank the turn total, pass the turn
-    set_score(s, s.turn_player, s.scores[s.turn_player] + s.turn_total);
-    return pass_turn(c, s, horizon || s.scores[s.turn_player] >= c.winscore);  // PIG-5
-  }
-  if (horizon) return set_current(s, kTerminalPlayer);  // the die is never cast
-  if (c.explicit_chance) return set_current(s, kChancePlayer);
-  resolve_roll(c, s, draw_outcome(c, s));
-}
+void Engine::apply(const Config& c, State& s, int action) { apply_move<true>(c, s, action); }
+void Engine::apply_unkeyed(const Config& c, State& s, int action) { apply_move<false>(c, s, action); }
 
 // The pending roll's outcomes: each face once (weight 1); piglet, a 1 (1) or not (faces - 1).
 // `weights` may be null (legal_actions lists the outcomes alone).
