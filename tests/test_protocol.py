@@ -6,6 +6,7 @@ import base64
 import io
 import json
 import sys
+import time
 
 import pytest
 
@@ -58,6 +59,20 @@ def test_a_view_holds_only_what_the_seat_may_see(name, options):
         assert ("clock" in real) == (name == "dim_sum_jam")
 
 
+def acts_logged(log, seat: int, count: int, timeout: float = 10.0):
+    """The act messages to ``seat`` in ``log``, once ``count`` of them are there: GNU tee passes a
+    line on to the bot before it appends it to the file, so the bot may have answered (and act()
+    returned) a moment before its message is in the log."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = log.read_text() if log.exists() else ""
+        whole = text[: text.rfind("\n") + 1]  # a line tee is still writing is left for the next look
+        acts = [m for m in map(json.loads, whole.splitlines()) if m["type"] == "act" and m["seat"] == seat]
+        if len(acts) >= count or time.monotonic() > deadline:
+            return acts
+        time.sleep(0.01)
+
+
 @pytest.mark.parametrize("name,options", GAMES)
 def test_observed_steps_reach_the_bot_once_each_in_order_and_without_the_deal_seed(name, options, tmp_path):
     game = dimsum.make(name, **options)
@@ -73,7 +88,7 @@ def test_observed_steps_reach_the_bot_once_each_in_order_and_without_the_deal_se
         moves[seat] = moves.get(seat, 0) + 1
         expected = messages.observed(state, seat)
         state.apply(bot.act(state))
-        acts = [m for m in map(json.loads, log.read_text().splitlines()) if m["type"] == "act" and m["seat"] == seat]
+        acts = acts_logged(log, seat, moves[seat])
         assert [line for m in acts for line in m["observed"]] == expected  # each step once, in order
     assert len(moves) == game.players and min(moves.values()) >= 3
     sent = log.read_text()
