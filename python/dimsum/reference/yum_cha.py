@@ -361,12 +361,15 @@ class State(ReferenceState):
         deck and the rest of the other hands) is one pool, dealt anew: seat by seat, then the
         rest is the deck. After a reshuffle each deck's cards are dealt only to the places they
         went to (the cards drawn from it, and the current deck): deck 0's first, seat by seat,
-        then each seat's redrawn cards, in their order (redrawn.hpp).
+        then each seat's redrawn cards, in their order (redrawn.hpp). Once the game is over
+        the hands stay: the last round scored them in the open.
         """
         cfg = self.cfg
         player = check_int(player, "player", 0, cfg.players - 1)
         new = self.clone()
         new.rng = Rng(check_seed(seed))
+        if self.phase == OVER:  # the last round's hands were scored in the open (YC-7, YC-8)
+            return new
         pools = [[0] * cfg.num_types for _ in range(self.deck_number + 1)]
         pools[self.deck_number] = list(self.deck)
         others = [p for p in range(cfg.players) if p != player]

@@ -213,9 +213,12 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
 // A state consistent with all `player` has seen: the cards they cannot see dealt anew, each deck's
 // among the places that deck's cards went to (redrawn.hpp). Without a reshuffle that is one pool,
 // the deck and the unknown part of each other hand, dealt seat by seat, the rest the deck.
+// Once the game is over the last round's hands have been scored in the open (YC-7, YC-8: the
+// scores follow from them), so they stay.
 void Engine::resample(const Config& c, const State& s, int player, uint64_t seed, State& out) {
   out = s;
   out.rng = Rng::from_seed(seed);
+  if (s.phase == kOver) return;
   const int current = s.deck_number;
   Counts64 pool[kMaxDecks] = {};
   int pool_size[kMaxDecks] = {};
