@@ -83,14 +83,17 @@ def random_state(game: Any, rng: random.Random, max_steps: int, prefer_deck: flo
     return state, witness
 
 
-def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness, rng: random.Random) -> bool:
-    """Asserts the property for ``state.resample(p, seed)``; True if the deck witness applied."""
+def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness,
+               rng: random.Random) -> Tuple[bool, bool]:
+    """Asserts the property for ``state.resample(p, seed)``. Returns whether the resample changed
+    the position (hidden cards redrawn) and whether the deck witness applied (after a reshuffle)."""
     copy = state.resample(p, seed)
     copy.check()
     assert copy.information_state_string(p) == state.information_state_string(p)
     assert copy.information_state_key(p) == state.information_state_key(p)
     assert (copy.observation(p) == state.observation(p)).all()
-    if position(copy) != position(state):  # else the original's own history reaches it
+    changed = position(copy) != position(state)
+    if changed:  # else the original's own history reaches it
         assert game.name == "yum_cha", "only Yum Cha hides cards: elsewhere a resample only reseeds"
         if game.explicit_chance:  # the history holds every outcome: it must lead to the copy
             root = copy._history_root()
@@ -107,4 +110,4 @@ def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness, r
             break
         copy.apply(rng.choice(copy.legal_actions()))
         copy.information_state_string(p)
-    return witnessed
+    return changed, witnessed
