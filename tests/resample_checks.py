@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from typing import Any, Dict, Optional, Tuple
 
-BOOKKEEPING = ("rng", "redrawn")  # the generator, and Yum Cha's record of which copy was discarded
+BOOKKEEPING = ("rng", "redrawn", "deck_number")  # the generator; Yum Cha's booking of which copy was discarded
 
 
 def position(state: Any) -> Dict[str, Any]:
