@@ -51,7 +51,7 @@ def test_yum_cha_resample_after_a_reshuffle_deals_only_the_reshuffled_decks_card
     game = dimsum.make("yum_cha", chance=mode, **RESHUFFLING)
     rng = random.Random(20)
     witnessed = 0
-    while witnessed < 12:
+    while witnessed < 6:
         state, witness = random_state(game, rng, 1200, prefer_deck=0.85)
         if witness.deck is None or state.is_terminal:
             continue

@@ -121,3 +121,17 @@ def test_redrawn_is_refused_without_reshuffles():
     game = dimsum.make("yum_cha", players=2)
     with pytest.raises(ValueError, match="redrawn|deck_number"):
         position(game, {1: NINE + ["Egg Tart"]}, deck_number=1, redrawn=[[], [["Har Gow", 1]]])
+
+
+def test_once_the_game_is_over_resample_keeps_the_hands_scored_in_the_open(engine):
+    """YC-7, YC-8: the last round scored every hand in the open (the scores follow from them), so
+    a finished game's resample only reseeds: redrawn hands would contradict the scores."""
+    game = engine("yum_cha", players=3, rounds=1, max_turns_per_round=12)
+    state = game.new_state(4)
+    rng = random.Random(4)
+    while not state.is_terminal:
+        state.apply(rng.choice(state.legal_actions()))
+    for p in range(game.players):
+        assert state.resample(p, 17).fields()["hands"] == state.fields()["hands"]
+    live = game.new_state(4)  # while it is played, the others' hands are redrawn
+    assert any(live.resample(0, s).fields()["hands"] != live.fields()["hands"] for s in range(5))
