@@ -37,7 +37,7 @@ def option_sets(name: str, deck_out: str | None) -> list:
         return sets
     for o in sets:
         o["deck_out"] = deck_out
-        if deck_out == "reshuffle_centre":  # long rounds: decks run out under deck-drawing play
+        if deck_out != "washout":  # long rounds: decks run out under deck-drawing play
             o["max_turns_per_round"] = max(o.get("max_turns_per_round", 300), 300)
     return sets
 
@@ -46,8 +46,9 @@ def run(name: str, deck_out: str | None, pairs: int, seed: int) -> dict:
     rng = random.Random(seed)
     sets = option_sets(name, deck_out)
     games = [dimsum.make(name, chance=mode, **o) for o in sets for mode in ("sampled", "explicit")]
-    prefer_deck = 0.85 if deck_out == "reshuffle_centre" else 0.0
-    counts = {"pairs": 0, "redrawn": 0, "after_reshuffle": 0}
+    # the options that act once the deck runs out: play that draws from the deck, so that it does
+    prefer_deck = 0.85 if deck_out in ("reshuffle_centre", "centre_only") else 0.0
+    counts = {"pairs": 0, "redrawn": 0, "after_reshuffle": 0, "deck_empty": 0}
     start_cpu, start = time.process_time(), time.perf_counter()
     while counts["pairs"] < pairs:
         game = games[counts["pairs"] % len(games)]
@@ -56,6 +57,7 @@ def run(name: str, deck_out: str | None, pairs: int, seed: int) -> dict:
         changed, witnessed = check_pair(game, state, p, rng.randrange(2**63), witness, rng)
         counts["redrawn"] += changed
         counts["after_reshuffle"] += witnessed
+        counts["deck_empty"] += name == "yum_cha" and not state.is_terminal and not any(state.fields()["deck"])
         counts["pairs"] += 1
     counts["cpu_s"] = round(time.process_time() - start_cpu, 1)
     counts["wall_s"] = round(time.perf_counter() - start, 1)
@@ -74,7 +76,7 @@ def main() -> None:
             counts = run(name, deck_out, args.pairs, args.seed)
             label = f"{name} deck_out={deck_out}" if deck_out else name
             print(f"{label}: {counts['pairs']} pairs hold ({counts['redrawn']} with hidden cards redrawn, "
-                  f"{counts['after_reshuffle']} after a reshuffle); {counts['cpu_s']} s CPU, {counts['wall_s']} s wall",
+                  f"{counts['after_reshuffle']} after a reshuffle, {counts['deck_empty']} with the deck empty); {counts['cpu_s']} s CPU, {counts['wall_s']} s wall",
                   flush=True)
 
 
