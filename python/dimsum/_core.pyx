@@ -143,10 +143,10 @@ cdef extern from *:
     int dimsum_making_state
 
 # A state lives inline in its Python object: no second allocation per clone. The buffer is as
-# small as the largest State allows (Yum Cha's 552 bytes), since every new State object is
+# small as the largest State allows (Yum Cha's 688 bytes), since every new State object is
 # zeroed whole (tp_alloc) before the state is copied in: it was 1 KiB.
 cdef enum:
-    MAX_STATE_WORDS = 72       # 576 bytes (Game.__init__ refuses a larger State: raise this)
+    MAX_STATE_WORDS = 86       # 688 bytes (Game.__init__ refuses a larger State: raise this)
     MAX_ACTIONS = 1024         # legal-action scratch space (checked too)
     ERR_LEN = 512
 

@@ -144,6 +144,11 @@ class State(ReferenceState):
         self.last_round = [0] * n
         self.last_declarer = -1
         self.drawer = -1                             # explicit chance: whose deck draw is pending
+        # deck_out="reshuffle_centre": the deck drawn from (0 the dealt one, then one per
+        # reshuffle, renumbered), and per seat the (deck, card) of each card it drew from a
+        # reshuffled deck and holds unknown to the others (src/dimsum_core/yum_cha/redrawn.hpp)
+        self.deck_number = 0
+        self.redrawn: List[List[Tuple[int, int]]] = [[] for _ in range(n)]
 
     # -- rounds ---------------------------------------------------------------------------------
     def _start_round(self) -> None:
@@ -153,6 +158,7 @@ class State(ReferenceState):
         self.centre = [0] * cfg.num_types
         self.hands = [[0] * cfg.num_types for _ in range(cfg.players)]
         self.known = [[0] * cfg.num_types for _ in range(cfg.players)]
+        self.deck_number, self.redrawn = 0, [[] for _ in range(cfg.players)]
         self.turn = 0
         self.last_taken = self.last_discard = -1
         if cfg.explicit_chance:
@@ -201,6 +207,7 @@ class State(ReferenceState):
                 return self._end_round(-1)
             if policy == "reshuffle_centre":
                 # everything in the centre but the card just discarded becomes the new deck
+                self._start_reshuffled_deck()
                 for t, c in enumerate(self.centre):
                     keep = 1 if t == self.last_discard else 0
                     self.deck[t] += c - keep
@@ -209,6 +216,28 @@ class State(ReferenceState):
             return self._end_round(-1)
         self.current = (self.current + 1) % cfg.players
         self.phase = DRAW
+
+    # -- where unknown cards came from (deck_out="reshuffle_centre"; redrawn.hpp says why) ------
+    def _note_deck_draw(self, p: int, t: int) -> None:
+        """After a reshuffle a card drawn from the deck is a card of the current deck."""
+        if self.deck_number:
+            self.redrawn[p].append((self.deck_number, t))
+
+    def _forget_redrawn(self, p: int, t: int) -> None:
+        """p discards a t: a copy the others saw p take, else an unknown one: from deck 0 if p
+        holds one, else the one from the newest deck."""
+        if not self.deck_number or self.known[p][t]:
+            return
+        tagged = [entry for entry in self.redrawn[p] if entry[1] == t]
+        if len(tagged) == self.hands[p][t]:
+            self.redrawn[p].remove(max(tagged))
+
+    def _start_reshuffled_deck(self) -> None:
+        """Drop the decks nobody holds a card of, renumber the rest 1, 2, ..., then the new one."""
+        live = sorted({deck for entries in self.redrawn for deck, _ in entries})
+        number = {deck: k + 1 for k, deck in enumerate(live)}
+        self.redrawn = [[(number[deck], t) for deck, t in entries] for entries in self.redrawn]
+        self.deck_number = len(live) + 1
 
     # -- the API --------------------------------------------------------------------------------
     def _current_player(self) -> int:
@@ -251,6 +280,7 @@ class State(ReferenceState):
                     return
                 t = self.rng.draw_index(self.deck)
                 self.deck[t] -= 1
+                self._note_deck_draw(p, t)
             else:
                 t = action - cfg.take_action(0)
                 self.centre[t] -= 1
@@ -262,6 +292,7 @@ class State(ReferenceState):
         else:
             t = action - cfg.discard_action(0)
             hand = self.hands[p]
+            self._forget_redrawn(p, t)
             hand[t] -= 1
             self.known[p][t] = max(0, self.known[p][t] - 1)   # the others can no longer be sure
             self.centre[t] += 1
@@ -290,6 +321,7 @@ class State(ReferenceState):
             return
         p, self.drawer = self.drawer, -1                     # DECK_DRAW
         self.current = p
+        self._note_deck_draw(p, outcome)
         self._finish_draw(p, outcome)
 
     def _returns(self) -> Tuple[float, ...]:
@@ -325,28 +357,49 @@ class State(ReferenceState):
         """A state consistent with all ``player`` has seen: the unseen cards dealt anew.
 
         ``player`` knows their own hand, the centre, every hand size, and the cards each other
-        player took from the centre and still holds. Everything else (the deck and the rest of
-        the other hands) is one pool, dealt anew: seat by seat, then the rest is the deck.
+        player took from the centre and still holds. Without a reshuffle everything else (the
+        deck and the rest of the other hands) is one pool, dealt anew: seat by seat, then the
+        rest is the deck. After a reshuffle each deck's cards are dealt only to the places they
+        went to (the cards drawn from it, and the current deck): deck 0's first, seat by seat,
+        then each seat's redrawn cards, in their order (redrawn.hpp). Once the game is over
+        the hands stay: the last round scored them in the open.
         """
         cfg = self.cfg
         player = check_int(player, "player", 0, cfg.players - 1)
         new = self.clone()
         new.rng = Rng(check_seed(seed))
-        pool = list(self.deck)
-        for p in range(cfg.players):
-            if p != player:
-                for t in range(cfg.num_types):
-                    pool[t] += self.hands[p][t] - self.known[p][t]
-        for p in range(cfg.players):
-            if p == player:
-                continue
+        if self.phase == OVER:  # the last round's hands were scored in the open (YC-7, YC-8)
+            return new
+        pools = [[0] * cfg.num_types for _ in range(self.deck_number + 1)]
+        pools[self.deck_number] = list(self.deck)
+        others = [p for p in range(cfg.players) if p != player]
+        untagged = {}
+        for p in others:
+            unknown = [h - k for h, k in zip(self.hands[p], self.known[p])]
+            for deck, t in self.redrawn[p]:
+                unknown[t] -= 1
+                pools[deck][t] += 1
+            untagged[p] = sum(unknown)
+            pools[0] = [a + b for a, b in zip(pools[0], unknown)]
+
+        def draw(deck: int) -> int:
+            t = new.rng.draw_index(pools[deck])
+            pools[deck][t] -= 1
+            return t
+
+        for p in others:
             hand = list(self.known[p])
-            for _ in range(sum(self.hands[p]) - sum(self.known[p])):
-                t = new.rng.draw_index(pool)
-                pool[t] -= 1
-                hand[t] += 1
+            for _ in range(untagged[p]):
+                hand[draw(0)] += 1
             new.hands[p] = hand
-        new.deck = pool
+        for p in others:
+            entries = []
+            for deck, _ in sorted(self.redrawn[p], reverse=True):
+                t = draw(deck)
+                new.hands[p][t] += 1
+                entries.append((deck, t))
+            new.redrawn[p] = entries
+        new.deck = pools[self.deck_number]
         return new
 
     def _set_field(self, name: str, value: Any) -> None:
@@ -354,6 +407,8 @@ class State(ReferenceState):
             self.phase = PHASES[value]          # the phase by name
         elif name == "current_player":
             self.current = value                # current_player is the API's property
+        elif name == "redrawn":
+            self.redrawn = [[(c // 64, c % 64) for c in codes if c] for codes in value]
         else:
             super()._set_field(name, value)
 
@@ -366,5 +421,8 @@ class State(ReferenceState):
             "last_taken": self.last_taken, "last_discard": self.last_discard, "scores": list(self.scores),
             "declarations": list(self.declarations), "best_round": list(self.best_round),
             "last_round": list(self.last_round), "last_declarer": self.last_declarer,
-            "drawer": self.drawer, "rng": list(self.rng.state()),
+            "drawer": self.drawer, "deck_number": self.deck_number,
+            "redrawn": [sorted((64 * d + t for d, t in entries), reverse=True) + [0] * (spec.HAND_SIZE + 1 - len(entries))
+                        for entries in self.redrawn],
+            "rng": list(self.rng.state()),
         }

@@ -61,12 +61,19 @@ struct State {
   // Explicit chance only (zero in sampled states, so their bytes are unchanged): 1 + the seat
   // whose draw from the deck is pending in phase kDeckDraw, else 0. Read it with drawer().
   uint8_t drawer_plus_one;
-  uint8_t reserved_[4];  // always zero: no padding, so equal states have equal bytes
+  // deck_out = reshuffle_centre only (zero otherwise; redrawn.hpp says why): the number of the
+  // deck being drawn from, 0 the dealt one, then one per reshuffle (renumbered: redrawn.hpp), and
+  // per seat the cards it drew from a reshuffled deck and still holds unknown to the others, each
+  // redrawn_code(deck, type), in descending order, 0 past the last.
+  uint8_t deck_number;
+  uint8_t reserved_[3];  // always zero: no padding, so equal states have equal bytes
+  uint16_t redrawn[kMaxPlayers][kHandSize + 1];
+  uint8_t reserved_tail_[4];  // always zero, as reserved_
 
   constexpr int drawer() const { return drawer_plus_one - 1; }
 };
 static_assert(std::has_unique_object_representations_v<State>, "State must have no padding bytes");
-static_assert(sizeof(State) == 552, "State's layout is kStateVersion 1's: saved bytes must stay valid");
+static_assert(sizeof(State) == 688, "State's layout is kStateVersion 2's: saved bytes must stay valid");
 
 // The engine contract (common/engine.hpp says what each member must guarantee).
 struct Engine {
@@ -74,7 +81,7 @@ struct Engine {
   using State = yum_cha::State;
   static constexpr const char* kName = "yum_cha";
   static constexpr uint16_t kGameId = 3;
-  static constexpr uint16_t kStateVersion = 1;
+  static constexpr uint16_t kStateVersion = 2;  // 2: deck_number, redrawn
   static constexpr int kMaxPlayers = yum_cha::kMaxPlayers;
   static constexpr int kMaxActions = 2 + 2 * kMaxTypes;
 

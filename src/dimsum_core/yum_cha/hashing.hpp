@@ -15,7 +15,8 @@ namespace dimsum::yum_cha {
 
 inline constexpr uint64_t kSalt = 0x59554D4348410002ull;  // "YUMCHA" + key scheme version
 // Card holders that are hashed: hands 0..5, known 6..11, centre 12. The deck is not: it is
-// the full deck minus everything else, so it adds nothing to the key.
+// the full deck minus everything else, so it adds nothing to the key. Nor is the reshuffle
+// booking (deck_number, redrawn: redrawn.hpp): it changes no rule, only what resample redraws.
 inline constexpr int kHolderKnown = kMaxPlayers, kHolderCentre = 2 * kMaxPlayers, kHolders = 2 * kMaxPlayers + 1;
 
 // A holder's cards are 4 words of 16 packed counts; each word is one Zobrist component whose

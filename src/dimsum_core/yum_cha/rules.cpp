@@ -5,6 +5,7 @@
 #include "../common/chance.hpp"
 #include "engine.hpp"
 #include "hashing.hpp"
+#include "redrawn.hpp"
 
 // Explicit chance is cold in sampled play: its paths stay out of line (YC_COLD) so that the hot
 // rules compile as they did before it existed (a random playout pays a compare or two a step),
@@ -43,6 +44,7 @@ void start_round(const Config& c, State& s) {
     s.known[p].clear();
     s.hand_size[p] = 0;
   }
+  clear_redrawn(s);
   s.turn = 0;
   s.last_taken = s.last_discard = -1;
   if (c.explicit_chance) {
@@ -104,6 +106,7 @@ void end_turn(const Config& c, State& s) {
     if (c.deck_out == kWashout) return end_round<kKeyed>(c, s, -1);
     if (c.deck_out == kReshuffleCentre) {
       // everything in the centre but the card just discarded becomes the new deck
+      start_reshuffled_deck(c, s);
       s.centre.for_each_present([&](int t) {
         const int keep = (t == s.last_discard) ? 1 : 0;
         while (s.centre.get(t) > keep) {
@@ -200,6 +203,7 @@ YC_COLD void apply_chance(const Config& c, State& s, int outcome) {
   const int p = s.drawer();  // kDeckDraw
   set_drawer(s, -1);
   Keys::set(s.hash, kFCurrent, s.current, p);
+  note_deck_draw(s, p, t);
   finish_draw(c, s, p, t);
 }
 
@@ -265,6 +269,7 @@ void apply_move(const Config& c, State& s, int a) {
       t = draw_kind(s.rng, s.deck, s.deck_size);
       s.deck.sub(t);
       --s.deck_size;
+      if (s.deck_number) [[unlikely]] note_deck_draw(s, p, t);
     } else {
       t = a - 1;
       remove_card<kKeyed>(s, kHolderCentre, s.centre, t);
@@ -279,6 +284,7 @@ void apply_move(const Config& c, State& s, int a) {
     return apply_chance(c, s, a);
   if (a == c.declare_action()) return end_round<kKeyed>(c, s, p);
   const int t = a - c.discard_action(0);
+  if (s.deck_number) [[unlikely]] forget_redrawn(s, p, t);  // before the hand and `known` change
   remove_card<kKeyed>(s, p, s.hands[p], t);
   --s.hand_size[p];
   if (s.known[p].get(t)) remove_card<kKeyed>(s, kHolderKnown + p, s.known[p], t);  // no longer sure

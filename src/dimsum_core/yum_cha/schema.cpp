@@ -5,6 +5,7 @@
 
 #include "../common/schema.hpp"
 #include "engine.hpp"
+#include "redrawn.hpp"
 
 namespace dimsum::yum_cha {
 namespace {
@@ -100,6 +101,19 @@ constexpr SF kFields[] = {
      [](const Config& c) { return Bounds{-1, c.explicit_chance ? c.players - 1 : -1}; },
      [](const Config&, const State& s, int) -> int64_t { return s.drawer(); },
      [](const Config&, State& s, int, int64_t v) { s.drawer_plus_one = static_cast<uint8_t>(v + 1); }},
+    {"deck_number", "deck_out reshuffle_centre: the deck drawn from, 0 the dealt one, k >= 1 a reshuffled one "
+     "(renumbered at each reshuffle: redrawn.hpp)", [](const Config&) { return scalar(); },
+     [](const Config& c) { return Bounds{0, c.deck_out == kReshuffleCentre ? kMaxDecks - 1 : 0}; },
+     [](const Config&, const State& s, int) -> int64_t { return s.deck_number; },
+     [](const Config&, State& s, int, int64_t v) { s.deck_number = static_cast<uint8_t>(v); }},
+    {"redrawn", "per player, the cards they drew from a reshuffled deck and hold unknown to the others: "
+     "64 x deck + card type each, descending, then 0 (redrawn.hpp)",
+     [](const Config& c) { return matrix(c.players, kRedrawnSlots); },
+     [](const Config& c) { return Bounds{0, c.deck_out == kReshuffleCentre ? 64 * kMaxDecks - 1 : 0}; },
+     [](const Config&, const State& s, int i) -> int64_t { return s.redrawn[i / kRedrawnSlots][i % kRedrawnSlots]; },
+     [](const Config&, State& s, int i, int64_t v) {
+       s.redrawn[i / kRedrawnSlots][i % kRedrawnSlots] = static_cast<uint16_t>(v);
+     }},
     Member::rng(),
 };
 

@@ -7,6 +7,7 @@
 #include "../common/validate.hpp"
 #include "engine.hpp"
 #include "hashing.hpp"
+#include "redrawn.hpp"
 
 namespace dimsum::yum_cha {
 
@@ -79,6 +80,39 @@ bool deal_in_progress(const Config& c, const State& s, char* err, int errlen) {
   return true;
 }
 
+// The redrawn lists (redrawn.hpp): only with deck_out = reshuffle_centre, sorted, of decks up to
+// the current one, and each a card its seat holds unknown to the others.
+bool redrawn_fits(const Config& c, const State& s, char* err, int errlen) {
+  bool any = s.deck_number != 0;
+  for (int p = 0; p < kMaxPlayers; ++p) any |= s.redrawn[p][0] != 0;
+  if (any && (c.deck_out != kReshuffleCentre || s.phase == kDeal || s.phase == kStarterDraw))
+    return fail(err, errlen, "yum_cha state field 'redrawn': set with deck_out %d in phase %d; only deck_out "
+                "reshuffle_centre reshuffles, and never before a deal is over", c.deck_out, s.phase);
+  if (s.deck_number >= kMaxDecks)
+    return fail(err, errlen, "yum_cha state field 'deck_number': %d; 0-%d (decks are renumbered at each reshuffle)",
+                s.deck_number, kMaxDecks - 1);
+  for (int p = 0; p < kMaxPlayers; ++p) {
+    Counts64 tagged{};
+    for (int i = 0; i < kRedrawnSlots; ++i) {
+      const uint16_t code = s.redrawn[p][i];
+      const bool past_end = i > 0 && s.redrawn[p][i - 1] == 0;
+      if (!code) continue;
+      const int deck = redrawn_deck(code), t = redrawn_type(code);
+      if (p >= c.players || past_end || (i > 0 && s.redrawn[p][i - 1] < code) || deck < 1 ||
+          deck > s.deck_number || t >= c.num_types)
+        return fail(err, errlen, "yum_cha state field 'redrawn': player %d's entry %d (deck %d, card type %d) is out "
+                    "of place; a seat's entries come first, in descending order, of decks 1-%d and types 0-%d",
+                    p, i, deck, t, s.deck_number, c.num_types - 1);
+      tagged.add(t);
+      if (tagged.get(t) > s.hands[p].get(t) - s.known[p].get(t))
+        return fail(err, errlen, "yum_cha state field 'redrawn': player %d has %d of card type %d from reshuffled "
+                    "decks; they hold only %d unknown to the others", p, tagged.get(t), t,
+                    s.hands[p].get(t) - s.known[p].get(t));
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 // Everything a state from outside (bytes, a dict) must satisfy before the rules may touch it.
@@ -108,6 +142,7 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
                 s.round, s.starter);
   const char* game = Engine::kName;
   if (!check_rng_field(game, s.rng, err, errlen) || !check_reserved_zero(game, s.reserved_, err, errlen) ||
+      !check_reserved_zero(game, s.reserved_tail_, err, errlen) ||
       !check_seats_past_players_empty(game, "hands", s.hands, P, err, errlen) ||
       !check_seats_past_players_empty(game, "hands", s.hand_size, P, err, errlen) ||  // hand_size counts hands
       !check_seats_past_players_empty(game, "known", s.known, P, err, errlen) ||
@@ -161,6 +196,7 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   } else if (!hand_sizes_fit(c, s, err, errlen)) {
     return false;
   }
+  if (!redrawn_fits(c, s, err, errlen)) return false;
   if (s.centre_size != s.centre.total() || s.deck_size != s.deck.total())
     return fail(err, errlen, "yum_cha state field 'deck': the deck or centre size is stale; it is the total");
   // YC-14: the card just taken is in the taker's hand, and the others saw it taken (known)
@@ -174,30 +210,59 @@ bool Engine::validate(const Config& c, const State& s, char* err, int errlen) {
   return true;
 }
 
-// A state consistent with all `player` has seen: the cards they cannot see dealt anew.
+// A state consistent with all `player` has seen: the cards they cannot see dealt anew, each deck's
+// among the places that deck's cards went to (redrawn.hpp). Without a reshuffle that is one pool,
+// the deck and the unknown part of each other hand, dealt seat by seat, the rest the deck.
+// Once the game is over the last round's hands have been scored in the open (YC-7, YC-8: the
+// scores follow from them), so they stay.
 void Engine::resample(const Config& c, const State& s, int player, uint64_t seed, State& out) {
   out = s;
   out.rng = Rng::from_seed(seed);
-  Counts64 pool = s.deck;
-  int pool_size = s.deck_size;
+  if (s.phase == kOver) return;
+  const int current = s.deck_number;
+  Counts64 pool[kMaxDecks] = {};
+  int pool_size[kMaxDecks] = {};
+  pool[current] = s.deck;
+  pool_size[current] = s.deck_size;
+  int untagged[kMaxPlayers] = {};
   for (int p = 0; p < c.players; ++p) {
     if (p == player) continue;
+    Counts64 unknown{};
+    for (int t = 0; t < c.num_types; ++t) unknown.set(t, s.hands[p].get(t) - s.known[p].get(t));
+    for (int i = 0; i < kRedrawnSlots && s.redrawn[p][i]; ++i) {
+      const int deck = redrawn_deck(s.redrawn[p][i]), t = redrawn_type(s.redrawn[p][i]);
+      unknown.sub(t);
+      pool[deck].add(t);
+      ++pool_size[deck];
+    }
+    untagged[p] = unknown.total();
     for (int t = 0; t < c.num_types; ++t)
-      for (int k = s.known[p].get(t); k < s.hands[p].get(t); ++k) pool.add(t), ++pool_size;
+      for (int k = 0; k < unknown.get(t); ++k) pool[0].add(t), ++pool_size[0];
   }
-  for (int p = 0; p < c.players; ++p) {
+  auto draw = [&](int deck) {
+    const int t = draw_kind(out.rng, pool[deck], pool_size[deck]);
+    pool[deck].sub(t);
+    --pool_size[deck];
+    return t;
+  };
+  for (int p = 0; p < c.players; ++p) {  // deck 0's cards first, seat by seat
     if (p == player) continue;
     Counts64 hand = s.known[p];
-    for (int k = s.known[p].total(); k < s.hand_size[p]; ++k) {
-      const int t = draw_kind(out.rng, pool, pool_size);
-      pool.sub(t);
-      --pool_size;
-      hand.add(t);
-    }
+    for (int k = 0; k < untagged[p]; ++k) hand.add(draw(0));
     out.hands[p] = hand;
   }
-  out.deck = pool;
-  out.deck_size = static_cast<uint8_t>(pool_size);
+  for (int p = 0; p < c.players; ++p) {  // then each redrawn place from its own deck
+    if (p == player) continue;
+    const int n = redrawn_count(s, p);
+    for (int i = 0; i < n; ++i) out.redrawn[p][i] = 0;
+    for (int i = 0; i < n; ++i) {
+      const int deck = redrawn_deck(s.redrawn[p][i]), t = draw(deck);
+      out.hands[p].add(t);
+      insert_redrawn(out, p, redrawn_code(deck, t));
+    }
+  }
+  out.deck = pool[current];
+  out.deck_size = static_cast<uint8_t>(pool_size[current]);
   out.hash = compute_hash(c, out);
 }
 
