@@ -15,6 +15,7 @@ struct ByteLayout<yum_cha::State>
               &yum_cha::State::turn, &yum_cha::State::deck_size, &yum_cha::State::centre_size, &yum_cha::State::round,
               &yum_cha::State::phase, &yum_cha::State::current, &yum_cha::State::starter, &yum_cha::State::last_taken,
               &yum_cha::State::last_discard, &yum_cha::State::last_declarer, &yum_cha::State::drawer_plus_one,
-              &yum_cha::State::reserved_> {};
+              &yum_cha::State::deck_number, &yum_cha::State::reserved_, &yum_cha::State::redrawn,
+              &yum_cha::State::reserved_tail_> {};
 
 }  // namespace dimsum
