@@ -119,3 +119,21 @@ def test_an_untrained_network_file_plays_too(tmp_path):
     expected = mirror_step(before, action, 2, bot)
     if not expected.is_terminal:
         assert env.clone_state(0) == expected
+
+
+def test_the_vector_envs_pass_the_policy_opponent_through():
+    from needs import need_module
+
+    need_module("gymnasium")
+    from dimsum._gymnasium_vector import DimsumVectorEnv
+
+    env = DimsumVectorEnv("nice_buns", num_envs=2, opponent="policy", opponent_weights="shipped", players=2)
+    assert env.batch_env.opponent == "policy" and env.batch_env.opponent_weights == "shipped"
+    with pytest.raises(ValueError, match="needs opponent_weights"):
+        DimsumVectorEnv("nice_buns", num_envs=2, opponent="policy", players=2)
+    need_module("stable_baselines3")
+    from dimsum.sb3 import DimsumVecEnv
+
+    vec = DimsumVecEnv("nice_buns", num_envs=2, opponent="policy", opponent_weights="shipped", players=2)
+    assert vec.opponent_weights == "shipped"
+    vec.close()
