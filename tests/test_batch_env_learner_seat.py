@@ -68,9 +68,9 @@ def test_set_state_takes_only_positions_where_the_learner_acts():
 
 def test_opponent_policies_are_named_and_unknown_names_refused():
     assert _batch.opponent_policies("dim_sum_jam") == ["random", "heuristic"]
-    assert dimsum.BatchEnv.opponent_policies(dimsum.make("nice_buns")) == ["random", "heuristic"]
+    assert dimsum.BatchEnv.opponent_policies(dimsum.make("nice_buns")) == ["random", "heuristic", "policy"]
     game = dimsum.make("yum_cha")
-    with pytest.raises(ValueError, match="unknown opponent policy 'greedy' for yum_cha; known: random, heuristic"):
+    with pytest.raises(ValueError, match=r"unknown opponent policy 'greedy' for yum_cha; known: random, heuristic, policy \(with a network\)"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=0, opponent="greedy")
     with pytest.raises(ValueError, match="learner_seat must be in"):
         dimsum.BatchEnv(game, num_envs=2, learner_seat=game.players)

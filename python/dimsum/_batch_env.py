@@ -47,6 +47,11 @@ class BatchEnv(_batch._BatchEnv):
     seat is returned then: ``info["final_observation"]`` is s's last view alone, ``(ended,
     observation_size)``, unless ``final_observations="all"`` asks for every seat's (for a caller
     entitled to see every seat: an evaluator, a centralized critic).
+
+    ``opponent="policy"`` with ``opponent_weights`` (a policy file's path, or ``"shipped"``;
+    docs/BASELINES.md): the other seats are played by that network, greedy, in C++, as
+    ``dimsum.bots.make("policy", game, weights=...)`` plays them: each from its own seat's
+    observation and legal actions. The file must be made for this game (PolicyFileError).
     """
 
     def __init__(
@@ -59,6 +64,7 @@ class BatchEnv(_batch._BatchEnv):
         learner_seat: Any = None,
         opponent: str = "random",
         final_observations: Optional[str] = None,
+        opponent_weights: Any = None,
     ) -> None:
         from ._core import Game
 
@@ -77,14 +83,16 @@ class BatchEnv(_batch._BatchEnv):
         if not isinstance(opponent, str):
             raise TypeError(f"opponent must be a policy name (str), got {type(opponent).__name__}")
         final_observations = _final_observations(final_observations, seats is not None)
+        net = _opponent_net(game, opponent, opponent_weights, seats is not None)
         super().__init__(game.name, game.config_bytes(), game.state_size, game.version[0], num_envs, seed, threads,
                          max_episode_steps, [] if seats is None else seats.tolist(), opponent,
-                         final_observations == "all")
+                         final_observations == "all", net)
         self.game = game
         # as given (an int, or one seat per env as a tuple), and env i's seat as an int32 array
         self.learner_seat = learner_seat if seats is None or np.ndim(learner_seat) == 0 else tuple(seats.tolist())
         self.learner_seats = seats
         self.opponent = opponent if seats is not None else None
+        self.opponent_weights = opponent_weights if net is not None else None
         self.final_observations = final_observations  # whose last views a step hands out: "learner" or "all"
         # to_bytes' header (format, game, version, config fingerprint) is the same for every
         # state of this game: take it from any state, and put it in front of an env's raw bytes.
@@ -132,7 +140,7 @@ class BatchEnv(_batch._BatchEnv):
     def opponent_policies(game: Any) -> List[str]:
         """The names ``opponent`` takes for ``game`` (a Game): the C++ policies that can play the
         seats other than the learner's (src/dimsum_core/batch/opponent_policy.hpp)."""
-        return _batch.opponent_policies(getattr(game, "name", game))
+        return _batch.opponent_policies(getattr(game, "name", game)) + [POLICY_OPPONENT]
 
     @property
     def observation_shape(self) -> Tuple[int]:
@@ -171,6 +179,8 @@ class BatchEnv(_batch._BatchEnv):
         if self.learner_seats is not None:
             given = self.learner_seat if isinstance(self.learner_seat, int) else "one per env"
             seat = f", learner_seat={given}, opponent={self.opponent!r}"
+            if self.opponent_weights is not None:
+                seat += f", opponent_weights={str(self.opponent_weights)!r}"
             if self.final_observations == "all":
                 seat += ', final_observations="all"'
         return (f"<dimsum.BatchEnv {self.game!r}, num_envs={self.num_envs}, threads={self.threads}, "
@@ -178,6 +188,23 @@ class BatchEnv(_batch._BatchEnv):
 
 
 FINAL_OBSERVATIONS = ("learner", "all")
+POLICY_OPPONENT = "policy"  # the opponent played by a policy network (opponent_weights)
+
+
+def _opponent_net(game: Any, opponent: str, weights: Any, learner_mode: bool) -> Any:
+    """The C++ network that plays the other seats (``opponent="policy"``), else None; ValueError
+    for weights without that opponent or that opponent without weights or a learner seat."""
+    if opponent != POLICY_OPPONENT:
+        if weights is not None:
+            raise ValueError(f'opponent_weights is for opponent="{POLICY_OPPONENT}", got opponent={opponent!r}')
+        return None
+    if not learner_mode:
+        raise ValueError(f'opponent="{POLICY_OPPONENT}" plays the seats other than learner_seat: give a learner_seat')
+    if weights is None:
+        raise ValueError(f'opponent="{POLICY_OPPONENT}" needs opponent_weights: a policy file\'s path or "shipped"')
+    from .bots.policy import load_net
+
+    return load_net(weights, game)
 
 
 def _final_observations(given: Optional[str], learner_mode: bool) -> str:

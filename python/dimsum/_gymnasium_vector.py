@@ -27,7 +27,9 @@ RESET_OPTIONS = ("ticks",)
 class DimsumVectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``game_name``, each with one learning seat (``learner_seat``: one seat
     for every env, or a sequence of one per env), the other seats played in C++ by the policy
-    ``opponent`` ("random": uniformly random legal moves from each game's own seeded stream).
+    ``opponent`` ("random": uniformly random legal moves from each game's own seeded stream; the
+    names of ``dimsum.BatchEnv.opponent_policies``; "policy" with ``opponent_weights``, a policy
+    file's path or "shipped": that network, greedy).
 
     - Observations: the single env's ``Dict(observation, action_mask)`` batched: float32
       ``(num_envs, observation_size)`` and int8 ``(num_envs, num_actions)``. Actions:
@@ -48,6 +50,7 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, game_name: str, num_envs: int = 1, learner_seat: Any = 0, opponent: str = "random",
+                 opponent_weights: Any = None,
                  max_steps: Optional[int] = None, threads: Optional[int] = None, copy: bool = True,
                  ticks: Optional[int] = None, **options: Any):
         self.game = make_sampled_game(game_name, options)
@@ -64,10 +67,11 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._env: Optional[BatchEnv] = BatchEnv(self.game, self.num_envs, seed=0, threads=threads,
                                                  max_episode_steps=self.max_steps, learner_seat=learner_seat,
-                                                 opponent=opponent)
+                                                 opponent=opponent, opponent_weights=opponent_weights)
         self.learner_seat = self._env.learner_seat  # as given: an int, or a tuple of one seat per env
         self.learner_seats = self._env.learner_seats  # env i's seat, int32 (num_envs,)
         self.opponent = opponent
+        self.opponent_weights = opponent_weights
         self._reset_once = False
 
     @property

@@ -59,13 +59,15 @@ SHARED_ATTRS = ("render_mode", "game", "max_steps", "opponent", "ticks", "observ
 class DimsumVecEnv(VecEnv):
     """``num_envs`` games of ``game_name`` for SB3, each with one learning seat (``learner_seat``:
     one seat for every env, or a sequence of one per env), the other seats played in C++ by the
-    policy ``opponent`` ("random" or "heuristic": ``dimsum.BatchEnv.opponent_policies``).
+    policy ``opponent`` ("random" or "heuristic": ``dimsum.BatchEnv.opponent_policies``; "policy"
+    with ``opponent_weights``, a policy file's path or "shipped": that network, greedy).
     ``threads``: BatchEnv's worker threads (default: one per core, at most one per env).
     ``seed``: the generator of unseeded resets (None: fresh entropy). ``ticks`` (Dim Sum Jam) as
     the Gymnasium envs. ``render_mode``: None, "ansi" or "rgb_array" (each env's learner view).
     Every other keyword is an option of ``dimsum.make``."""
 
     def __init__(self, game_name: str, num_envs: int = 8, learner_seat: Any = 0, opponent: str = "random",
+                 opponent_weights: Any = None,
                  max_steps: Optional[int] = None, threads: Optional[int] = None, seed: Optional[int] = None,
                  ticks: Optional[int] = None, render_mode: Optional[str] = None, **options: Any) -> None:
         self.game = make_sampled_game(game_name, options)
@@ -78,10 +80,11 @@ class DimsumVecEnv(VecEnv):
         self.render_mode = check_render_mode(render_mode)
         self._env: Optional[BatchEnv] = BatchEnv(self.game, num_envs, seed=0, threads=threads,
                                                  max_episode_steps=self.max_steps, learner_seat=learner_seat,
-                                                 opponent=opponent)
+                                                 opponent=opponent, opponent_weights=opponent_weights)
         self.learner_seat = self._env.learner_seat  # as given: an int, or a tuple of one seat per env
         self.learner_seats = self._env.learner_seats  # env i's seat, int32 (num_envs,)
         self.opponent = opponent
+        self.opponent_weights = opponent_weights
         self._np_random = np.random.default_rng(seed)
         self._actions: Optional[np.ndarray] = None
         self._mask: Optional[np.ndarray] = None  # the learner's legal actions, bool (num_envs, num_actions)

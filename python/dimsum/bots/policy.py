@@ -17,6 +17,20 @@ from typing import Any, Union
 from ._native import NativeBot
 
 
+def load_net(weights: Union[str, Path], game: Any) -> Any:
+    """The C++ network (``_batch.PolicyNet``) of ``weights`` (a policy file's path, or
+    ``"shipped"``), checked to be made for ``game`` (PolicyFileError otherwise). Shared by the
+    policy bot and the learner-seat BatchEnv's policy opponent."""
+    from .. import _batch
+    from ..baselines import load
+
+    policy = load(weights, game)
+    norm = policy.normalization or {}
+    return _batch.PolicyNet(list(policy.inputs), policy.num_actions, policy.observation_size,
+                            [(layer.weight, layer.bias, layer.activation) for layer in policy.layers],
+                            norm.get("offset"), norm.get("scale"), norm.get("clip", 0.0))
+
+
 class PolicyBot(NativeBot):
     """Plays ``weights`` (a policy file's path, or ``"shipped"``: the policy dimsum ships for this
     game and player count), made for this game and options (PolicyFileError otherwise).
@@ -41,14 +55,7 @@ class PolicyBot(NativeBot):
         self._net = self._load()
 
     def _load(self) -> Any:
-        from .. import _batch
-        from ..baselines import load
-
-        policy = load(self.weights, self.game)
-        norm = policy.normalization or {}
-        return _batch.PolicyNet(list(policy.inputs), policy.num_actions, policy.observation_size,
-                                [(layer.weight, layer.bias, layer.activation) for layer in policy.layers],
-                                norm.get("offset"), norm.get("scale"), norm.get("clip", 0.0))
+        return load_net(self.weights, self.game)
 
     # The C++ network does not pickle: a pickled bot (sent to a worker process) loads its file again.
     def __getstate__(self) -> dict:

@@ -23,6 +23,7 @@
 #include "bindings.hpp"
 #include "dimsum_core/batch/batch_env.hpp"
 #include "dimsum_core/batch/opponent_env.hpp"
+#include "dimsum_core/bots/policy_net.hpp"
 #include "dimsum_core/games.hpp"
 
 namespace dimsum::bindings {
@@ -164,10 +165,13 @@ class PyBatchEnv {
   // observations, an explicit request; without a learner seat they are always every seat's).
   PyBatchEnv(const std::string& game, const py::bytes& config, int64_t state_size, int64_t state_version,
              int num_envs, uint64_t seed, int threads, int max_steps, std::vector<int> learner_seats,
-             const std::string& opponent, bool every_seat_final)
+             const std::string& opponent, bool every_seat_final, const bots::PolicyNet* opponent_net)
       : learner_seats_(learner_seats), learner_final_only_(!learner_seats.empty() && !every_seat_final) {
     if (num_envs < 1) throw py::value_error("num_envs must be >= 1");
     if (threads < 1) throw py::value_error("threads must be >= 1");
+    // a copy the env owns: the Python PolicyNet may go away while the env lives
+    std::shared_ptr<const bots::PolicyNet> net;
+    if (opponent_net != nullptr) net = std::make_shared<const bots::PolicyNet>(*opponent_net);
     bool found;
     try {
       found = dispatch_game(game.c_str(), [&]<class G>() {
@@ -175,7 +179,7 @@ class PyBatchEnv {
         env_ = learner_seats.empty()
                    ? make_batch_env<G>(c, num_envs, seed, threads, max_steps)
                    : make_opponent_env<G>(c, num_envs, seed, threads, max_steps, learner_seats, opponent,
-                                          every_seat_final);
+                                          every_seat_final, net);
       });
     } catch (const ThreadStartError& e) {
       raise_thread_start_error("BatchEnv", e);
@@ -453,10 +457,11 @@ void register_batch_env(py::module_& m) {
 
   py::class_<PyBatchEnv>(m, "_BatchEnv", "The C++ side of dimsum.BatchEnv (use that).")
       .def(py::init<const std::string&, const py::bytes&, int64_t, int64_t, int, uint64_t, int, int, std::vector<int>,
-                    const std::string&, bool>(),
+                    const std::string&, bool, const bots::PolicyNet*>(),
            py::arg("game"), py::arg("config"), py::arg("state_size"), py::arg("state_version"), py::arg("num_envs"),
            py::arg("seed"), py::arg("threads"), py::arg("max_steps"), py::arg("learner_seats") = std::vector<int>{},
-           py::arg("opponent") = "random", py::arg("every_seat_final") = false)
+           py::arg("opponent") = "random", py::arg("every_seat_final") = false,
+           py::arg("opponent_net") = py::none())
       .def("reset", &PyBatchEnv::reset, py::arg("seed") = py::none(),
            "Deals game 0 of every env (from a new base seed if given); returns (obs, info).")
       .def("step", &PyBatchEnv::step, py::arg("actions"), py::arg("copy") = false, py::arg("ticks") = py::none(),

@@ -17,6 +17,11 @@
 // - max_steps counts every seat's actions. Seats are played through it after a deal (a cut
 //   waits for a step), and after a learner action only until it: a game cut while another seat
 //   is to act is truncated on that step, as in BatchEnv.
+// - The other seats are played either by a named C++ function (opponent_policy.hpp) or by a policy
+//   network (bots/policy_net.hpp, the "policy" bot), greedy: the network needs its weights, so it
+//   comes as an object rather than a name. It reads the acting seat's observation and legal
+//   actions only, as the policy bot does; the env's net is shared and read-only, so the threads
+//   evaluate it side by side.
 // - The final observations of an ended game are the learner's view alone, unless the env was
 //   built with every_seat_final (an explicit request, for a caller entitled to every seat's
 //   view): the learner-seat env hands a learner nothing of another seat's.
@@ -30,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "../bots/policy_net.hpp"
 #include "../common/rng.hpp"
 #include "batch_env.hpp"
 #include "opponent_policy.hpp"
@@ -45,16 +51,19 @@ class LearnerSeat {
  public:
   // learners: env i's learning seat, one per env; every_seat_final: hand out every seat's final
   // observation (else the learner's only)
-  LearnerSeat(std::vector<int> learners, OpponentAct<G> act, int num_envs, bool every_seat_final = false)
+  // act: the other seats' policy, or null when `net` plays them (greedy)
+  LearnerSeat(std::vector<int> learners, OpponentAct<G> act, int num_envs, bool every_seat_final = false,
+              std::shared_ptr<const bots::PolicyNet> net = nullptr)
       : learners_(std::move(learners)),
         act_(act),
+        net_(std::move(net)),
         every_seat_final_(every_seat_final),
         rngs_(static_cast<size_t>(num_envs), Rng::from_seed(0)),
         skipped_(static_cast<size_t>(num_envs), 0) {}
 
   // Moves the flag, not the vectors' contents: a BatchEnv is built once, its hook moved in.
   LearnerSeat(LearnerSeat&& o) noexcept
-      : learners_(std::move(o.learners_)), act_(o.act_), every_seat_final_(o.every_seat_final_),
+      : learners_(std::move(o.learners_)), act_(o.act_), net_(std::move(o.net_)), every_seat_final_(o.every_seat_final_),
         rngs_(std::move(o.rngs_)), skipped_(std::move(o.skipped_)), starved_(o.starved_.load()) {}
 
   template <class>
@@ -95,13 +104,15 @@ class LearnerSeat {
       const int player = G::current_player(s);
       if (player == learners_[i]) return true;
       if (player < 0 || steps >= max_steps) return false;
-      apply_unkeyed<G>(c, s, act_(c, s, rngs_[i]));  // no key is read in a batch (engine.hpp)
+      const int action = net_ ? bots::policy_move<G>(*net_, c, s, /*greedy=*/true, 1.0, rngs_[i]) : act_(c, s, rngs_[i]);
+      apply_unkeyed<G>(c, s, action);  // no key is read in a batch (engine.hpp)
       ++steps;
     }
   }
 
   std::vector<int> learners_;  // env i's learning seat
   OpponentAct<G> act_;
+  std::shared_ptr<const bots::PolicyNet> net_;  // plays the other seats when set (act_ is null then)
   bool every_seat_final_;  // final observations: every seat's (asked for), else the learner's only
   std::vector<Rng> rngs_;  // env i's current game's stream for the other seats
   std::vector<int> skipped_;  // games in a row env i skipped (over before the learner's turn)
@@ -109,12 +120,14 @@ class LearnerSeat {
 };
 
 // A learner-seat BatchEnv of game `G`: `learners` one seat in [0, players) per env, `opponent`
-// a name of opponent_policies<G>() (std::invalid_argument naming what is wrong otherwise);
-// every_seat_final: final observations of every seat, not the learner's alone.
+// a name of opponent_policies<G>() or "policy" with `net` a network made for this configuration
+// (std::invalid_argument naming what is wrong otherwise); every_seat_final: final observations
+// of every seat, not the learner's alone.
 template <class G>
 std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int num_envs, uint64_t seed,
                                                 int threads, int max_steps, std::vector<int> learners,
-                                                std::string_view opponent, bool every_seat_final = false) {
+                                                std::string_view opponent, bool every_seat_final = false,
+                                                std::shared_ptr<const bots::PolicyNet> net = nullptr) {
   const int players = G::config_info(c).players;
   if (learners.size() != static_cast<size_t>(num_envs)) {
     throw std::invalid_argument("learner_seat must give one seat per env (" + std::to_string(num_envs) + "), got " +
@@ -126,10 +139,27 @@ std::unique_ptr<BatchEnvBase> make_opponent_env(const typename G::Config& c, int
                                   std::to_string(learner));
     }
   }
+  if ((opponent == "policy") != (net != nullptr)) {
+    throw std::invalid_argument("a policy network plays the other seats with opponent \"policy\" only, and that "
+                                "opponent needs one (opponent_weights)");
+  }
+  if (net) {
+    const ConfigInfo info = G::config_info(c);
+    if (info.observation_size != net->observation_size || info.num_actions != net->num_actions) {
+      throw std::invalid_argument(std::string(G::kName) + ": the opponent network takes " +
+                                  std::to_string(net->observation_size) + " observation values and " +
+                                  std::to_string(net->num_actions) + " actions; the game has " +
+                                  std::to_string(info.observation_size) + " and " + std::to_string(info.num_actions));
+    }
+    return std::make_unique<BatchEnv<G, LearnerSeat<G>>>(
+        c, num_envs, seed, threads, max_steps,
+        LearnerSeat<G>(std::move(learners), nullptr, num_envs, every_seat_final, std::move(net)));
+  }
   const OpponentAct<G> act = find_opponent_policy<G>(opponent);
   if (act == nullptr) {
     std::string known;
     for (const auto& p : opponent_policies<G>()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+    known += ", policy (with a network)";
     throw std::invalid_argument("unknown opponent policy '" + std::string(opponent) + "' for " + G::kName +
                                 "; known: " + known);
   }
