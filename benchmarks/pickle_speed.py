@@ -7,6 +7,13 @@ its probabilities in explicit mode, sampled otherwise) and times ``--calls`` dum
 each in CPU time (time.process_time, so the other processes on a shared machine count less).
 Pairs are timed side by side in the same round and the best round of each is kept. The peers:
 pig for Pig and Nice Buns, gin_rummy for Yum Cha, hanabi for Dim Sum Jam (issue 26, item 6).
+
+For callgrind (instructions: the same whatever the load), ``--loop OP GAME N`` only runs N dumps
+or loads of one explicit-mode state (GAME a dimsum game or ``openspiel:NAME``); run it at N and at
+0 and divide the difference by N:
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        python -m benchmarks.pickle_speed --loop dumps dim_sum_jam 1000
 """
 
 from __future__ import annotations
@@ -62,12 +69,31 @@ def measure(state, calls: int) -> tuple[float, float, int]:
     return per_call_us(pickle.dumps, state, calls), per_call_us(pickle.loads, data, calls), len(data)
 
 
+def loop(op: str, game: str, n: int, steps: int) -> None:
+    if game.startswith("openspiel:"):
+        state = openspiel_state(game.split(":", 1)[1], steps, 7)
+    else:
+        state = dimsum_state(game, "explicit", steps, 7)
+    data = pickle.dumps(state)
+    pickle.loads(data)  # warm: the game is cached, as in a worker that has loaded one state
+    fn, arg = (pickle.dumps, state) if op == "dumps" else (pickle.loads, data)
+    for _ in range(n):
+        fn(arg)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--loop", nargs=3, metavar=("OP", "GAME", "N"), help="dumps|loads, game, count")
     args = parser.parse_args()
+    if args.loop:
+        op, game, n = args.loop
+        if op not in ("dumps", "loads"):
+            parser.error(f"--loop takes dumps or loads, got {op!r}")
+        loop(op, game, int(n), args.steps)
+        return
     try:
         import pyspiel  # noqa: F401
         peers = True

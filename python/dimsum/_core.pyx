@@ -869,7 +869,7 @@ cdef class State:
         cdef bytes out = PyBytes_FromStringAndSize(NULL, HISTORY_ENTRY * self._hist_len)
         cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(out)
         cdef Py_ssize_t i = self._hist_len
-        node = self._hist
+        cdef tuple node = self._hist  # typed: the chain's nodes are read without a generic lookup
         while node is not None and i > 0:
             i -= 1
             _put_le(p + HISTORY_ENTRY * i, <uint64_t><uint32_t><int>node[1], 4)
@@ -1191,7 +1191,7 @@ cdef class TimedState(State):
         """The timeline as TIMELINE_ENTRY bytes an entry (action int32, ticks int64, little-endian),
         oldest first (see State._packed_history)."""
         cdef Py_ssize_t n = 0
-        node = self._tl
+        cdef tuple node = self._tl  # typed, as in State._packed_history
         while node is not None:
             n += 1
             node = node[0]
