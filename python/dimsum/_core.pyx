@@ -39,6 +39,7 @@ cdef extern from "numpy/arrayobject.h":
     npy_intp PyArray_SIZE(PyArrayObject*)
 
 import importlib
+import pickle
 import numbers
 
 from dimsum._common import (CHANCE, OMNISCIENT_NOTE, TERMINAL, IllegalActionError, Slice, check_int, check_seed, describe_actions,
@@ -260,6 +261,7 @@ cdef class Game:
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
     cdef int clock_fields[3]           # timed: the indices of clock_top, clock_capacity, clock_lying
     cdef bint built                    # __init__ finished: the game is complete and never changes
+    cdef bytes _options_pickle         # the options as pickled once (__reduce__): what a pickle carries
 
     def __cinit__(self):
         self.config = NULL
@@ -437,8 +439,15 @@ cdef class Game:
         return f"dimsum.make({self.name!r}, **{shown})"
 
     def __reduce__(self):
+        # The options travel pickled once per game: pickling the dict on every state's dumps was
+        # most of its cost, and _unpickle_game finds its cached game by these bytes unread.
         self._check_built()
-        return (_unpickle_game, (self.name, self.fingerprint, dict(self.spec.options)))
+        return (_unpickle_game, (self.name, self.fingerprint, self._pickled_options()))
+
+    cdef bytes _pickled_options(self):
+        if self._options_pickle is None:
+            self._options_pickle = pickle.dumps(dict(self.spec.options), protocol=pickle.HIGHEST_PROTOCOL)
+        return self._options_pickle
 
     def __eq__(self, other):
         return isinstance(other, Game) and (<Game>other).name == self.name and (<Game>other).fingerprint == self.fingerprint
@@ -568,18 +577,54 @@ def _make_game(name, options):
     return _game_class(name)(name, options)
 
 
+# A pickled history: int32 actions; a pickled timeline: (int32 action, int64 ticks) entries. Both
+# little-endian like the state bytes (common/byte_order.hpp), so a pickle loads on any machine.
+cdef enum:
+    HISTORY_ENTRY = 4
+    TIMELINE_ENTRY = 12
+
+
+cdef inline void _put_le(unsigned char* p, uint64_t v, int width) noexcept:
+    cdef int i
+    for i in range(width):
+        p[i] = <unsigned char>(v >> (8 * i))
+
+
+cdef inline uint64_t _get_le(const unsigned char* p, int width) noexcept:
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(width):
+        v |= (<uint64_t>p[i]) << (8 * i)
+    return v
+
+
 # Games unpickled in this process, by (name, fingerprint): a built game never changes, so every
 # pickled state of one configuration (a multiprocessing queue, Ray) shares one Game instead of
 # parsing its options and data again (that cost 0.2-0.4 ms a load).
 cdef dict _unpickled_games = {}
 
 
-def _unpickle_game(str name, fingerprint, dict options):
-    key = (name, fingerprint)
-    cdef Game game = _unpickled_games.get(key)
-    if game is not None and game.spec.options == options:
-        return game
+def _unpickle_game(str name, fingerprint, options):
+    # options: the options pickled by Game.__reduce__ (bytes, the cache key as they are), or the
+    # dict itself (pickles written before the options travelled as bytes)
+    cdef bytes blob = None
+    cdef Game game
+    if type(options) is bytes:
+        blob = options
+        key = (name, fingerprint, blob)
+        game = _unpickled_games.get(key)
+        if game is not None:
+            return game
+        options = pickle.loads(blob)
+    else:
+        key = (name, fingerprint)
+        game = _unpickled_games.get(key)
+        if game is not None and game.spec.options == options:
+            return game
+    if type(options) is not dict:
+        raise TypeError(f"a pickled {name} game carries its options as a dict, got {type(options).__name__}")
     game = _make_game(name, options)
+    game._options_pickle = blob
     if game.fingerprint != fingerprint:  # pickled by another version: the options still make the game
         return game
     if len(_unpickled_games) >= 256:  # a bound: a process that sees many configurations keeps the latest
@@ -811,7 +856,25 @@ cdef class State:
         return out
 
     def __reduce__(self):
-        return (_restore_state, (self.game, self.to_bytes(), tuple(self.history), self._root))
+        # The game travels as its key (name, fingerprint, pickled options), not as a Game object:
+        # one global for pickle to look up (and import) a dumps instead of two, which was most of
+        # the cost left. In a list of states the key's str and bytes are memoized, written once.
+        cdef Game g = self.game
+        return (_load_state, (g.name, g.fingerprint, g._pickled_options(), self.to_bytes(),
+                              self._packed_history(), self._root))
+
+    cdef bytes _packed_history(self):
+        """The history as HISTORY_ENTRY bytes a action (int32, little-endian), oldest first: one
+        bytes object for pickle to copy, instead of a tuple of ints to write one by one."""
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, HISTORY_ENTRY * self._hist_len)
+        cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(out)
+        cdef Py_ssize_t i = self._hist_len
+        cdef tuple node = self._hist  # typed: the chain's nodes are read without a generic lookup
+        while node is not None and i > 0:
+            i -= 1
+            _put_le(p + HISTORY_ENTRY * i, <uint64_t><uint32_t><int>node[1], 4)
+            node = node[0]
+        return out
 
     def _history_root(self):
         """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
@@ -1120,7 +1183,27 @@ cdef class TimedState(State):
         out._hist_len = self._hist_len
 
     def __reduce__(self):
-        return (_restore_timed_state, (self.game, self.to_bytes(), tuple(self.timeline), self._root))
+        cdef Game g = self.game  # as State.__reduce__
+        return (_load_state, (g.name, g.fingerprint, g._pickled_options(), self.to_bytes(),
+                              self._packed_timeline(), self._root))
+
+    cdef bytes _packed_timeline(self):
+        """The timeline as TIMELINE_ENTRY bytes an entry (action int32, ticks int64, little-endian),
+        oldest first (see State._packed_history)."""
+        cdef Py_ssize_t n = 0
+        cdef tuple node = self._tl  # typed, as in State._packed_history
+        while node is not None:
+            n += 1
+            node = node[0]
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, TIMELINE_ENTRY * n)
+        cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(out)
+        node = self._tl
+        while node is not None:
+            n -= 1
+            _put_le(p + TIMELINE_ENTRY * n, <uint64_t><uint32_t><int>node[1], 4)
+            _put_le(p + TIMELINE_ENTRY * n + 4, <uint64_t><int64_t>node[2], 8)
+            node = node[0]
+        return out
 
 
 def _reseeded_root(State original, State copy):
@@ -1130,20 +1213,73 @@ def _reseeded_root(State original, State copy):
     return reseeded_root(original, copy)
 
 
-def _restore_timed_state(Game game, bytes data, tuple timeline, root=None):
+cdef Py_ssize_t _entries(str name, bytes packed, Py_ssize_t width, str what) except -1:
+    if len(packed) % width:
+        raise ValueError(f"a pickled {name} {what} is {width} bytes an entry, got {len(packed)} bytes")
+    return len(packed) // width
+
+
+def _load_state(str name, fingerprint, options, bytes data, history, root=None):
+    """A pickled state (State.__reduce__): its game by its key, then the state, each checked."""
+    cdef Game game = _unpickle_game(name, fingerprint, options)
+    if game.timed:
+        return _timed_from_pickle(game, data, history, root)
+    return _state_from_pickle(game, data, history, root)
+
+
+def _restore_timed_state(Game game, bytes data, timeline, root=None):
+    """A state pickled with its Game (pickles written before _load_state)."""
+    return _timed_from_pickle(game, data, timeline, root)
+
+
+def _restore_state(Game game, bytes data, history, root=None):
+    """A state pickled with its Game (pickles written before _load_state)."""
+    return _state_from_pickle(game, data, history, root)
+
+
+cdef TimedState _timed_from_pickle(Game game, bytes data, timeline, root):
     cdef TimedState s = game.state_from_bytes(data)
-    for action, ticks in timeline:
-        s._tl = (s._tl, action, ticks)
-        s._hist_len += action != -1
+    cdef Py_ssize_t i, n
+    cdef const unsigned char* p
+    cdef int action
+    cdef int64_t ticks
+    if type(timeline) is bytes:  # untrusted like the state bytes: each entry checked, cheaply
+        n = _entries(game.name, timeline, TIMELINE_ENTRY, "timeline")
+        p = <const unsigned char*>PyBytes_AS_STRING(timeline)
+        for i in range(n):
+            action = <int><uint32_t>_get_le(p + TIMELINE_ENTRY * i, 4)
+            ticks = <int64_t>_get_le(p + TIMELINE_ENTRY * i + 4, 8)
+            if action < -1 or action >= game.num_actions or ticks < 0 or ticks > MAX_TICKS_CHECKED:
+                raise ValueError(f"a pickled {game.name} timeline holds ({action}, {ticks}): actions are "
+                                 f"-1 (advance) or in [0, {game.num_actions}), ticks in [0, {MAX_TICKS_CHECKED}]")
+            s._tl = (s._tl, action, ticks)
+            s._hist_len += action != -1
+    else:  # a tuple of (action, ticks): pickles written before the timeline travelled packed
+        for action_, ticks_ in timeline:
+            s._tl = (s._tl, action_, ticks_)
+            s._hist_len += action_ != -1
     s._root = root if root is not None or not timeline else None  # None: where it began is unknown
     return s
 
 
-def _restore_state(Game game, bytes data, tuple history, root=None):
+cdef State _state_from_pickle(Game game, bytes data, history, root):
     cdef State s = game.state_from_bytes(data)
-    for a in history:
-        s._hist = (s._hist, a)
-    s._hist_len = len(history)
+    cdef Py_ssize_t i, n
+    cdef const unsigned char* p
+    cdef int action
+    if type(history) is bytes:  # untrusted like the state bytes: each action checked, cheaply
+        n = _entries(game.name, history, HISTORY_ENTRY, "history")
+        p = <const unsigned char*>PyBytes_AS_STRING(history)
+        for i in range(n):
+            action = <int><uint32_t>_get_le(p + HISTORY_ENTRY * i, 4)
+            if action < 0 or action >= game.num_actions:
+                raise ValueError(f"a pickled {game.name} history holds action {action}: actions are in [0, {game.num_actions})")
+            s._hist = (s._hist, action)
+    else:  # a tuple of actions: pickles written before the history travelled packed
+        for a in history:
+            s._hist = (s._hist, a)
+        n = len(history)
+    s._hist_len = n
     s._root = root if root is not None or not history else None  # None: where it began is unknown
     return s
 
