@@ -27,7 +27,7 @@ import dimsum
 
 from .workloads import dimsum_random_step
 
-PEERS = {"yum_cha": "gin_rummy", "nice_buns": "pig", "dim_sum_jam": "hanabi"}
+PEERS = {"pig": "pig", "yum_cha": "gin_rummy", "nice_buns": "pig", "dim_sum_jam": "hanabi"}
 MODES = ("sampled", "explicit")
 
 
@@ -81,6 +81,27 @@ def loop(op: str, game: str, n: int, steps: int) -> None:
         fn(arg)
 
 
+def rounds(n: int, steps: int, calls: int) -> list[dict[str, tuple[float, float, int]]]:
+    """Each round's {label: (dumps us, loads us, bytes)}: our games in both chance modes and, with
+    OpenSpiel installed, each one's peer ("  OpenSpiel NAME"), on fresh states every round."""
+    try:
+        import pyspiel  # noqa: F401
+        peers = True
+    except ImportError:
+        peers = False
+    out = []
+    for r in range(n):
+        seed = random.randrange(2**32)
+        states = {}
+        for name in PEERS:
+            for mode in MODES:
+                states[f"{name} ({mode})"] = dimsum_state(name, mode, steps, seed + r)
+            if peers:
+                states[f"  OpenSpiel {PEERS[name]}"] = openspiel_state(PEERS[name], steps, seed + r)
+        out.append({label: measure(state, calls) for label, state in states.items()})
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=40)
@@ -94,22 +115,9 @@ def main() -> None:
             parser.error(f"--loop takes dumps or loads, got {op!r}")
         loop(op, game, int(n), args.steps)
         return
-    try:
-        import pyspiel  # noqa: F401
-        peers = True
-    except ImportError:
-        peers = False
     best: dict[str, list] = {}
-    for r in range(args.rounds):
-        seed = random.randrange(2**32)
-        rows = {}
-        for name in PEERS:
-            for mode in MODES:
-                rows[f"{name} ({mode})"] = dimsum_state(name, mode, args.steps, seed + r)
-            if peers:
-                rows[f"  OpenSpiel {PEERS[name]}"] = openspiel_state(PEERS[name], args.steps, seed + r)
-        for label, state in rows.items():
-            dumps, loads, size = measure(state, args.calls)
+    for measured in rounds(args.rounds, args.steps, args.calls):
+        for label, (dumps, loads, size) in measured.items():
             old = best.get(label)
             best[label] = [min(dumps, old[0]) if old else dumps, min(loads, old[1]) if old else loads, size]
     print(f"best of {args.rounds} rounds, {args.calls} calls each, states {args.steps} steps in, CPU µs a call")

@@ -48,6 +48,23 @@ def run(game, games: int, seed: int, threads: int) -> Tuple[float, float, float]
     return games / cpu, games / wall, others
 
 
+def measure(name: str, threads: int, rounds: int, games: int) -> Tuple[List[float], ...]:
+    """Per round: games per CPU-second at `threads` over 1 (the parallel efficiency), the wall-time
+    speed-up, and the other processes' cores during the 1-thread and the `threads` run. Rounds
+    alternate which runs first, each on its own seed."""
+    game = dimsum.make(name, **CONFIGS[name])
+    eff, speed, load1, loadt = [], [], [], []
+    for r in range(rounds):
+        seed = 7919 * (r + 1)
+        order = (1, threads) if r % 2 == 0 else (threads, 1)
+        got = {t: run(game, games, seed, t) for t in order}
+        eff.append(got[threads][0] / got[1][0])
+        speed.append(got[threads][1] / got[1][1])
+        load1.append(got[1][2])
+        loadt.append(got[threads][2])
+    return eff, speed, load1, loadt
+
+
 def main(argv: List[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="nice_buns")
@@ -55,16 +72,7 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=100000)
     args = parser.parse_args(argv)
-    game = dimsum.make(args.game, **CONFIGS[args.game])
-    eff, speed, load1, loadt = [], [], [], []
-    for r in range(args.rounds):
-        seed = 7919 * (r + 1)
-        order = (1, args.threads) if r % 2 == 0 else (args.threads, 1)
-        got = {t: run(game, args.games, seed, t) for t in order}
-        eff.append(got[args.threads][0] / got[1][0])
-        speed.append(got[args.threads][1] / got[1][1])
-        load1.append(got[1][2])
-        loadt.append(got[args.threads][2])
+    eff, speed, load1, loadt = measure(args.game, args.threads, args.rounds, args.games)
     print(f"{args.game}, {args.games} games a run, {args.rounds} rounds, {os.cpu_count()} CPUs")
     print(f"games per CPU-second, {args.threads} threads / 1 thread (parallel efficiency): "
           f"{statistics.median(eff):.3f} (range {min(eff):.3f}-{max(eff):.3f})")
