@@ -132,3 +132,33 @@ def test_peer_envpool_pgx_batch(benchmark, task, num_envs):
     benchmark.pedantic(run, rounds=5, iterations=1, warmup_rounds=1)
     benchmark.extra_info["env_steps_per_round"] = steps * num_envs
     benchmark.extra_info["num_envs"] = num_envs
+
+
+def test_peer_openspiel_hanabi_bots_side_by_side(benchmark):
+    """hanabi's native rollout loop (evaluate_bots with C++ uniform random bots) and Dim Sum Jam's
+    C++ playouts (one thread), 3 and 4 players, alternately in each round on fresh seeds, in CPU
+    time (benchmarks/native_side_by_side.py, issue 26 item 4). The ratios (hanabi's time / ours)
+    are in extra_info and printed (-s)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from .native_side_by_side import PEERS, peer_counts_per_game, peer_game, time_table, timed_rounds
+
+    benchmark.group = "peer:hanabi"
+    spec = PEERS["hanabi"]
+    measured = {}
+    seeds = iter(range(1, 10**9))  # shared by the rounds: each plays new games
+
+    def one_round():
+        for players, times in timed_rounds("hanabi", "dim_sum_jam", spec.players, 50, 1, spec.ours_factor,
+                                           seeds).items():
+            for key, values in times.items():
+                measured.setdefault(players, {}).setdefault(key, []).extend(values)
+
+    benchmark.pedantic(one_round, rounds=3, iterations=1)
+    counts = {p: peer_counts_per_game(peer_game(pyspiel, "hanabi", p), 1000) for p in spec.players}
+    for row in time_table(measured, counts):
+        p = row["players"]
+        for key in ("per_decision", "per_game", "loop_per_decision", "loop_per_game"):
+            benchmark.extra_info[f"dim_sum_jam_{p}p_vs_hanabi_{p}p_{key}"] = round(row[key], 2)
+        print(f"\ndim_sum_jam players={p}: {row['ours_ns_per_decision']:.1f} ns per decision; hanabi "
+              f"{row['peer_ns_per_decision']:.1f}; {row['per_decision']:.2f}x per decision "
+              f"({row['loop_per_decision']:.2f}x loop only), {row['per_game']:.2f}x per game")
