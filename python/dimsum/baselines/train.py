@@ -76,6 +76,7 @@ def plot(curve: List[Dict[str, Any]], title: str, path: Path, target: float,
             win = np.array([c["evals"][name]["win"] for c in points])
             err = np.array([[c["evals"][name]["win"] - c["evals"][name]["low"] for c in points],
                             [c["evals"][name]["high"] - c["evals"][name]["win"] for c in points]])
+            err = np.clip(err, 0.0, None)  # Wilson's bound at a share of 0 or 1 can pass it by a rounding error
             ax.errorbar(x, win, yerr=err, marker="o", ms=3, capsize=2, label=f"policy {SERIES[name]} (Wilson 95%)")
         ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target}")
         if reference:
