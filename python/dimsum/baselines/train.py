@@ -19,10 +19,16 @@ Ctrl-C or SIGTERM: ``curve.json`` and ``curve.png`` (win shares against learner 
 ``self`` (the latest checkpoint, after ``--warm-start`` steps against the heuristic) or
 ``league`` (the heuristic and every earlier checkpoint, one drawn per evaluation period).
 
-Why the heuristic by default: on 2 cores the heuristic opponents cost about 4 us a learner step
-inside the C++ VecEnv (docs/PERFORMANCE.md), a tenth of MaskablePPO's own cost, and the targets
-are to beat the heuristic; a checkpoint as the opponent costs its C++ forward pass per move
-(docs/BASELINES.md gives the speeds).
+Why the heuristic by default, measured on this 2-core machine (docs/BASELINES.md): heuristic
+opponents cost about 4 us a learner step inside the C++ VecEnv, a tenth of MaskablePPO's own
+cost, while a checkpoint as the opponent makes env steps 5.6x slower at 2 players (a forward
+pass per opponent move); with the heuristic the Nice Buns targets were met (2p in 0.5 minutes of
+training, 4p in 16). In a cooperative game the other seats are the policy's own team, so Dim Sum Jam trains
+with ``self`` after a warm start: with heuristic teammates the team of the policy stayed at
+0.4-1.2% of evaluation games for 300 k steps; in self-play it rose to 0.07-0.14 by 4 M. Where the
+heuristic is never beaten (Yum Cha 4p: 0 wins in 6 M steps) the win reward is always 0 and
+nothing is learned; ``league`` keeps the weak early checkpoints among the opponents, so some
+games are won there (not measured yet).
 Needs the sb3 extra and matplotlib (``pip install "dimsum-games[train]"``).
 """
 
