@@ -133,3 +133,26 @@ def test_the_curve_plots_a_share_of_zero_whose_wilson_bound_rounds_past_it(tmp_p
              for k in (1, 2)]
     plot(curve, "zero", tmp_path / "curve.png", 0.25, reference={"win": 0.154, "label": "heuristic team"})
     assert (tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_a_game_option_reaches_the_training_the_evaluation_and_the_record(tmp_path):
+    need_module("sb3_contrib")
+    import dimsum
+    from dimsum.baselines import load
+
+    curve, record = run(tmp_path, "yum_cha", "--players", "4", "--option", "reward=score", "--option", "rounds=1",
+                        "--steps", "1024", "--envs", "8", "--eval-every", "1024", "--eval-games", "8")
+    assert record["options"] == {"players": 4, "reward": "score", "rounds": 1}
+    assert curve[0]["games"] == 8
+    path = tmp_path / "run" / curve[0]["checkpoint"]
+    assert load(path, dimsum.make("yum_cha", players=4, reward="score", rounds=1)).game == "yum_cha"
+    with pytest.raises(ValueError, match="reward"):  # trained on other options: refused for the default game
+        load(path, dimsum.make("yum_cha", players=4))
+
+
+def test_the_player_count_is_not_an_option(tmp_path, capsys):
+    from dimsum.baselines import train
+
+    with pytest.raises(SystemExit):
+        train.main(["yum_cha", "--option", "players=3", "--out", str(tmp_path)])
+    assert "give the player count as --players" in capsys.readouterr().err

@@ -46,6 +46,7 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from ..cli.arena import _option  # the arena's NAME=VALUE rule for --option
 from .evaluation import evaluate, win_shares  # noqa: F401  (win_shares: part of this module's API)
 from .opponents import MODES, OpponentSchedule
 
@@ -111,6 +112,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps (default 300000)")
     parser.add_argument("--envs", type=int, default=None,
                         help="games stepped together, a multiple of --players (default: 64 rounded down to one)")
+    parser.add_argument("--option", action="append", type=_option, default=[], metavar="NAME=VALUE",
+                        help="a game option besides players, e.g. reward=score (Yum Cha's point totals); repeatable")
     parser.add_argument("--opponents", choices=MODES, default="heuristic",
                         help="who plays the other seats: the heuristic (default), the latest checkpoint "
                              "(self) or a league of the heuristic and every checkpoint, after --warm-start")
@@ -134,7 +137,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     import dimsum
 
-    options = {"players": args.players}
+    options = {"players": args.players, **dict(args.option)}
+    if any(name == "players" for name, _ in args.option):
+        parser.error("give the player count as --players, not --option players=N")
     try:
         game = dimsum.make(args.game, **options)
     except (ValueError, TypeError) as e:
