@@ -146,8 +146,29 @@ def test_a_game_option_reaches_the_training_the_evaluation_and_the_record(tmp_pa
     assert curve[0]["games"] == 8
     path = tmp_path / "run" / curve[0]["checkpoint"]
     assert load(path, dimsum.make("yum_cha", players=4, reward="score", rounds=1)).game == "yum_cha"
-    with pytest.raises(ValueError, match="reward"):  # trained on other options: refused for the default game
+    # the reward changes only the returns: the policy plays the default reward's game too
+    assert load(path, dimsum.make("yum_cha", players=4, rounds=1)).game == "yum_cha"
+    with pytest.raises(ValueError, match=r"rounds: policy 1, game 4"):  # other rules: refused
         load(path, dimsum.make("yum_cha", players=4))
+
+
+def test_yum_cha_seats_see_and_may_do_the_same_under_either_reward():
+    """What makes ``reward`` a neutral option of a policy file (policy_file.NEUTRAL_OPTIONS)."""
+    import dimsum
+
+    games = [dimsum.make("yum_cha", players=4, rounds=1, reward=r) for r in ("win_share", "score")]
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        states = [g.new_state(seed) for g in games]
+        while not states[0].is_terminal:
+            assert list(states[0].legal_actions()) == list(states[1].legal_actions())
+            for p in range(4):
+                assert np.array_equal(states[0].observation(p), states[1].observation(p))
+            legal = states[0].legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+            for s in states:
+                s.apply(action)
+        assert states[1].is_terminal
 
 
 def test_the_player_count_is_not_an_option(tmp_path, capsys):
