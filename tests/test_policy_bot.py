@@ -254,15 +254,15 @@ def test_the_training_command_writes_checkpoints_a_curve_a_record_and_ships_the_
     from dimsum.baselines import train
 
     out, ship = tmp_path / "run", tmp_path / "ship"
-    train.main(["nice_buns", "--players", "2", "--seed", "1", "--steps", "1024", "--envs", "8",
-                "--eval-every", "512", "--eval-games", "8", "--out", str(out), "--ship", str(ship)])
+    train.main(["nice_buns", "--players", "2", "--seed", "1", "--steps", "2048", "--envs", "8",
+                "--eval-every", "1024", "--eval-games", "8", "--out", str(out), "--ship", str(ship)])
     printed = capsys.readouterr().out
     assert "games vs heuristic" in printed and "shipped to" in printed
     curve = json.loads((out / "curve.json").read_text())
     assert [c["steps"] for c in curve] == sorted(c["steps"] for c in curve) and len(curve) >= 2
     assert all(c["games"] == 8 and c["low"] <= c["win"] <= c["high"] for c in curve)
     record = json.loads((ship / "nice_buns-2p.json").read_text())
-    assert record["seed"] == 1 and record["steps"] >= 1024 and record["git_commit"] and "--seed 1" in record["command"]
+    assert record["seed"] == 1 and record["steps"] >= 2048 and record["git_commit"] and "--seed 1" in record["command"]
     assert load(ship / "nice_buns-2p.dspolicy", game).source.startswith("python -m dimsum.baselines.train nice_buns")
     assert (out / "curve.png").is_file() == (importlib.util.find_spec("matplotlib") is not None)
 

@@ -39,7 +39,9 @@ FORMAT_VERSION = 1
 INPUTS = ("action_mask", "observation")
 ACTIVATIONS = ("tanh", "relu", "none")
 # Options that change neither what a seat sees nor what it may do: a policy plays under any of them.
-NEUTRAL_OPTIONS = ("chance",)
+# "reward" (Yum Cha's win_share or score, docs/rules/yum_cha.md) changes only returns(): a policy
+# trained on the dense point totals plays the default game (tests/test_baselines_training.py).
+NEUTRAL_OPTIONS = ("chance", "reward")
 _PREFIX = struct.Struct("<8sII")
 _DIGEST = 32
 MAX_BYTES = 64 << 20  # far above any policy this format is for; a bigger file is not one
@@ -82,10 +84,10 @@ class Policy:
         what = f"this policy was made for {self.game} {describe(self.options)}"
         if game.name != self.game:
             raise PolicyFileError(f"{what}, not for {game.name}")
-        theirs = comparable_options(game.options)
-        differ = sorted(k for k in set(theirs) | set(self.options) if theirs.get(k) != self.options.get(k))
+        theirs, mine = comparable_options(game.options), comparable_options(self.options)  # a file may name a neutral one
+        differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
         if differ:
-            detail = ", ".join(f"{k}: policy {self.options.get(k)!r}, game {theirs.get(k)!r}" for k in differ)
+            detail = ", ".join(f"{k}: policy {mine.get(k)!r}, game {theirs.get(k)!r}" for k in differ)
             raise PolicyFileError(f"{what}; the game's options differ ({detail}): make the game with the "
                                   f"policy's options, or train a policy for these")
         if tuple(game.version) != self.game_version:

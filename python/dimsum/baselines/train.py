@@ -1,19 +1,34 @@
-"""Train a policy for a game with sb3-contrib's MaskablePPO on the C++ VecEnv against the heuristic
-bot, reproducibly, and write it as a policy file (docs/BASELINES.md):
+"""Train a policy for a game with sb3-contrib's MaskablePPO on the C++ VecEnv, reproducibly, and
+write it as a policy file (docs/BASELINES.md):
 
     nice -n 10 python -m dimsum.baselines.train nice_buns --players 2 --seed 0 --steps 300000
 
-Every ``--eval-every`` learner steps it plays ``--eval-games`` greedy games against the heuristic
-(seat-balanced: env i plays seat i mod players; the games are dealt from seeds no training game
-uses), prints the win share with its Wilson 95% interval, and writes a checkpoint (a policy file).
-At the end: ``curve.json`` and ``curve.png`` (win share against learner steps and minutes),
-``best.dspolicy`` (the checkpoint that won most) and ``record.json`` (command, seed, steps, time,
-git commit, library versions, the first checkpoint at or above ``--target``). ``--ship DIR``
-copies the best policy and its record to DIR as ``<game>-<players>p.dspolicy`` / ``.json``.
+Every ``--eval-every`` learner steps it writes a checkpoint (a policy file) and plays
+``--eval-games`` greedy games (seat-balanced: env i plays seat i mod players; dealt from seeds no
+training game uses): against the heuristic and against the previous checkpoint; in a cooperative
+game (Dim Sum Jam), as a team of the policy in every seat (the target) and with heuristic
+teammates. It prints the win shares with their Wilson 95% intervals and a progress line (SB3's
+progress bar on a terminal when tqdm and rich are installed). At the end, or when stopped early by
+Ctrl-C or SIGTERM: ``curve.json`` and ``curve.png`` (win shares against learner steps and minutes),
+``best.dspolicy`` (the checkpoint that won most at the target measure) and ``record.json``
+(command, seed, steps, time, git commit, library versions, the first checkpoint at or above
+``--target``). ``--ship DIR`` copies the best policy and its record to DIR as
+``<game>-<players>p.dspolicy`` / ``.json``.
 
-Why against the heuristic, not self-play: on 2 cores the heuristic opponents cost about 4 us a
-learner step inside the C++ VecEnv (docs/PERFORMANCE.md), a tenth of MaskablePPO's own cost, and
-the target is to beat the heuristic; self-play would pay a torch forward pass per opponent move.
+``--opponents`` picks who plays the other seats (opponents.py): ``heuristic`` (the default),
+``self`` (the latest checkpoint, after ``--warm-start`` steps against the heuristic) or
+``league`` (the heuristic and every earlier checkpoint, one drawn per evaluation period).
+
+Why the heuristic by default, measured on this 2-core machine (docs/BASELINES.md): heuristic
+opponents cost about 4 us a learner step inside the C++ VecEnv, a tenth of MaskablePPO's own
+cost, while a checkpoint as the opponent makes env steps 5.6x slower at 2 players (a forward
+pass per opponent move); with the heuristic the Nice Buns targets were met (2p in 0.5 minutes of
+training, 4p in 16). In a cooperative game the other seats are the policy's own team, so Dim Sum Jam trains
+with ``self`` after a warm start: with heuristic teammates the team of the policy stayed at
+0.4-1.2% of evaluation games for 300 k steps; in self-play it rose to 0.07-0.14 by 4 M. Where the
+heuristic is never beaten (Yum Cha 4p: 0 wins in 6 M steps) the win reward is always 0 and
+nothing is learned, and a league did no better (0.015 at 4.5 M); a dense reward did
+(``--option reward=score``: parity with three heuristics by 3.5 M steps).
 Needs the sb3 extra and matplotlib (``pip install "dimsum-games[train]"``).
 """
 
@@ -22,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -30,46 +46,12 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
+from ..cli.arena import _option  # the arena's NAME=VALUE rule for --option
+from .evaluation import evaluate, win_shares  # noqa: F401  (win_shares: part of this module's API)
+from .opponents import MODES, OpponentSchedule
+
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from seed + this: never a training deal
-
-
-def win_shares(returns: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """Each game's win share of the learner (1/k of a win shared by k seats, as the arena counts it)."""
-    best = returns.max(axis=1, keepdims=True)
-    winners = returns == best
-    mine = winners[np.arange(len(seats)), seats]
-    return np.where(mine, 1.0 / winners.sum(axis=1), 0.0)
-
-
-def evaluate(model: Any, normalize: Any, game_name: str, options: Dict[str, Any], games: int, seed: int,
-             envs: int = 64) -> Dict[str, Any]:
-    """``games`` greedy games of ``model`` against the heuristic, seat-balanced; the win share and
-    its Wilson interval."""
-    from ..arena.ratings import wilson
-    from ..sb3 import DimsumVecEnv
-
-    players = int(options.get("players", 2))
-    envs = max(players, min(envs, games) // players * players)
-    seats = [i % players for i in range(envs)]
-    env = DimsumVecEnv(game_name, num_envs=envs, learner_seat=seats, opponent="heuristic", threads=1, **options)
-    env.seed(seed)
-    obs: Any = env.reset()
-    shares: List[float] = []
-    started = [0] * envs  # games each env has begun: an env stops once its share of games is dealt
-    per_env = -(-games // envs)
-    while len(shares) < per_env * envs:
-        masks = env.action_masks()
-        actions, _ = model.predict(normalize(obs) if normalize else obs, action_masks=masks, deterministic=True)
-        obs, _, dones, infos = env.step(actions)
-        for i in np.flatnonzero(dones):
-            if started[i] < per_env and "returns" in infos[i]:
-                r = np.asarray([infos[i]["returns"]])
-                shares.append(float(win_shares(r, np.asarray([seats[i]]))[0]))
-            started[i] += 1
-    env.close()
-    n = len(shares)
-    low, high = wilson(sum(shares), n)
-    return {"games": n, "win": float(np.mean(shares)), "low": low, "high": high}
+ENV_SEED_STRIDE = 10_007  # a training env rebuilt for a new opponent deals from seed + k * this
 
 
 def git_commit() -> str:
@@ -83,28 +65,43 @@ def git_commit() -> str:
         return "unknown"
 
 
-def plot(curve: List[Dict[str, Any]], title: str, path: Path, target: float) -> None:
+def plot(curve: List[Dict[str, Any]], title: str, path: Path, target: float,
+         reference: Optional[Dict[str, float]] = None) -> None:
+    """The curve: each evaluation series (``curve[i]["evals"]``) with its intervals against learner
+    steps and training minutes; ``reference``: a labelled horizontal line (the heuristic team's rate)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
-    win = np.array([c["win"] for c in curve])
-    err = np.array([[c["win"] - c["low"] for c in curve], [c["high"] - c["win"] for c in curve]])
+    names = [name for name in curve[-1]["evals"]]
     for ax, key, label in ((axes[0], "steps", "learner steps"), (axes[1], "minutes", "minutes (wall clock)")):
-        x = np.array([c[key] for c in curve])
-        ax.errorbar(x, win, yerr=err, marker="o", ms=3, capsize=2, label="policy vs heuristic (Wilson 95%)")
+        for name in names:
+            points = [c for c in curve if name in c["evals"]]
+            x = np.array([c[key] for c in points])
+            win = np.array([c["evals"][name]["win"] for c in points])
+            err = np.array([[c["evals"][name]["win"] - c["evals"][name]["low"] for c in points],
+                            [c["evals"][name]["high"] - c["evals"][name]["win"] for c in points]])
+            err = np.clip(err, 0.0, None)  # Wilson's bound at a share of 0 or 1 can pass it by a rounding error
+            ax.errorbar(x, win, yerr=err, marker="o", ms=3, capsize=2, label=f"policy {SERIES[name]} (Wilson 95%)")
         ax.axhline(target, color="grey", ls="--", lw=1, label=f"target {target}")
-        ax.axhline(1 / curve[0]["players"], color="grey", ls=":", lw=1, label="even")
+        if reference:
+            ax.axhline(reference["win"], color="tab:red", ls=":", lw=1, label=reference["label"])
+        else:
+            ax.axhline(1 / curve[0]["players"], color="grey", ls=":", lw=1, label="even")
         ax.set_xlabel(label + (" (training only)" if key == "minutes" else ""))
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win share")
-    axes[0].legend(loc="lower right", fontsize=8)
+    axes[0].legend(loc="best", fontsize=7)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
+
+
+SERIES = {"heuristic": "vs heuristic", "previous": "vs its previous checkpoint",
+          "heuristic_team": "with heuristic teammates", "team": "as a team (every seat)"}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -115,6 +112,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--steps", type=int, default=300_000, help="learner steps (default 300000)")
     parser.add_argument("--envs", type=int, default=None,
                         help="games stepped together, a multiple of --players (default: 64 rounded down to one)")
+    parser.add_argument("--option", action="append", type=_option, default=[], metavar="NAME=VALUE",
+                        help="a game option besides players, e.g. reward=score (Yum Cha's point totals); repeatable")
+    parser.add_argument("--opponents", choices=MODES, default="heuristic",
+                        help="who plays the other seats: the heuristic (default), the latest checkpoint "
+                             "(self) or a league of the heuristic and every checkpoint, after --warm-start")
+    parser.add_argument("--warm-start", type=int, default=0,
+                        help="learner steps against the heuristic before self-play or the league (default 0)")
     parser.add_argument("--eval-every", type=int, default=25_000, help="learner steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation (default 200)")
     parser.add_argument("--target", type=float, default=0.75, help="the win share whose first reach is recorded")
@@ -126,38 +130,57 @@ def main(argv: Optional[List[str]] = None) -> int:
     for name in ("players", "steps", "envs", "eval_every", "eval_games"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if args.warm_start < 0:
+        parser.error(f"--warm-start must be >= 0, got {args.warm_start}")
     if args.envs % args.players:
         parser.error(f"--envs ({args.envs}) must be a multiple of --players ({args.players}): env i learns seat i mod players")
 
     import dimsum
 
-    options = {"players": args.players}
+    options = {"players": args.players, **dict(args.option)}
+    if any(name == "players" for name, _ in args.option):
+        parser.error("give the player count as --players, not --option players=N")
     try:
         game = dimsum.make(args.game, **options)
     except (ValueError, TypeError) as e:
         parser.error(str(e))
+    cooperative = dimsum.game_info(args.game).cooperative  # one shared return: the team's win is the target
 
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
 
     from ..sb3 import DimsumVecEnv
     from .export import export_sb3
     from .policy_file import describe
+    from .progress import progress_callback
 
     torch.set_num_threads(1)  # small networks: more threads only contend for the shared cores
     out = args.out or Path("runs") / f"{args.game}-{args.players}p-seed{args.seed}"
     out.mkdir(parents=True, exist_ok=True)
     seats = [i % args.players for i in range(args.envs)]  # every seat learned, as every seat is evaluated
-    raw = DimsumVecEnv(args.game, num_envs=args.envs, learner_seat=seats, opponent="heuristic", threads=1,
-                       seed=args.seed, **options)
-    env = VecNormalize(VecMonitor(raw), norm_obs_keys=["observation"], norm_reward=False)
+    schedule = OpponentSchedule(args.opponents, args.warm_start, args.seed)
+
+    def training_env(opponent: str, weights: Optional[str], rebuilt: int, previous: Any = None) -> Any:
+        """The training VecEnv against ``opponent``; a rebuilt one deals new games and keeps the
+        observation statistics ``previous`` (the VecNormalize it replaces) gathered."""
+        raw = DimsumVecEnv(args.game, num_envs=args.envs, learner_seat=seats, opponent=opponent,
+                           opponent_weights=weights, threads=1, seed=args.seed + ENV_SEED_STRIDE * rebuilt, **options)
+        wrapped = VecNormalize(VecMonitor(raw), norm_obs_keys=["observation"], norm_reward=False)
+        if previous is not None:
+            wrapped.obs_rms = previous.obs_rms
+            previous.close()
+        return wrapped
+
+    env = training_env("heuristic", None, 0)
+    against: Any = ("heuristic", None)
+    rebuilt = 0
     model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=512, n_epochs=4, seed=args.seed,
                         device="cpu", verbose=0)
     command = "python -m dimsum.baselines.train " + " ".join(sys.argv[1:] if argv is None else argv)
     commit = git_commit()  # the code as it starts: the tree may move on while it trains
     curve: List[Dict[str, Any]] = []
+    checkpoints: List[str] = []
     wall0, cpu0 = time.perf_counter(), time.process_time()
     eval_wall, eval_cpu = [0.0], [0.0]  # evaluation time, left out of the training time
 
@@ -166,34 +189,61 @@ def main(argv: Optional[List[str]] = None) -> int:
         minutes = (time.perf_counter() - wall0 - eval_wall[0]) / 60
         cpu = time.process_time() - cpu0 - eval_cpu[0]
         w0, c0 = time.perf_counter(), time.process_time()
-        result = evaluate(model, env.normalize_obs, args.game, options, args.eval_games,
-                          args.seed + EVAL_SEED_OFFSET + len(curve))
-        eval_wall[0] += time.perf_counter() - w0
-        eval_cpu[0] += time.process_time() - c0
         path = out / f"step-{steps:08d}.dspolicy"
         export_sb3(model, path, game, env, source=f"{command} (checkpoint at {steps} steps)")
+        seed = args.seed + EVAL_SEED_OFFSET + len(curve)
+
+        def games(opponent: str, weights: Optional[Path] = None) -> Dict[str, Any]:
+            return evaluate(model, env.normalize_obs, args.game, options, args.eval_games, seed, opponent=opponent,
+                            opponent_weights=None if weights is None else str(weights), cooperative=cooperative)
+
+        evals: Dict[str, Any] = {}
+        if cooperative:  # the target: a team of the policy; beside it, the policy among heuristics
+            evals["team"] = games("policy", path)
+            evals["heuristic_team"] = games("heuristic")
+        else:  # the target: the heuristic; beside it, progress over the previous checkpoint
+            evals["heuristic"] = games("heuristic")
+            if checkpoints:
+                evals["previous"] = {**games("policy", Path(checkpoints[-1])), "checkpoint": Path(checkpoints[-1]).name}
+        eval_wall[0] += time.perf_counter() - w0
+        eval_cpu[0] += time.process_time() - c0
+        checkpoints.append(str(path))
+        head = evals["team" if cooperative else "heuristic"]
         curve.append({"steps": steps, "minutes": round(minutes, 3), "train_cpu_seconds": round(cpu, 1),
-                      "players": args.players, "checkpoint": path.name, **result})
-        print(f"{steps:>9} steps {minutes:6.1f} min (training CPU {cpu:6.0f} s): wins {result['win']:.3f} "
-              f"[{result['low']:.3f}, {result['high']:.3f}] of {result['games']} games vs heuristic", flush=True)
+                      "players": args.players, "checkpoint": path.name,
+                      "trained_against": against[0] if against[1] is None else Path(against[1]).name,
+                      **{k: head[k] for k in ("games", "win", "low", "high")}, "evals": evals})
+        line = "; ".join(f"{SERIES[k]} {v['win']:.3f} [{v['low']:.3f}, {v['high']:.3f}]"
+                         for k, v in evals.items())
+        print(f"{steps:>9} steps {minutes:6.1f} min (training CPU {cpu:6.0f} s): wins in {head['games']} games "
+              f"{line}", flush=True)
         (out / "curve.json").write_text(json.dumps(curve, indent=1))
 
-    class Every(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.next = args.eval_every
-
-        def _on_step(self) -> bool:
-            if self.num_timesteps >= self.next:
-                self.next += args.eval_every
-                checkpoint()
-            return True
-
-    print(f"MaskablePPO on {args.game} {describe(options)} against the heuristic, seed {args.seed}, "
+    progress = progress_callback(args.steps)
+    print(f"MaskablePPO on {args.game} {describe(options)} against {schedule.describe()}, seed {args.seed}, "
           f"{args.steps} learner steps, {args.envs} envs; writing to {out}", flush=True)
-    model.learn(total_timesteps=args.steps, callback=Every())
-    if not curve or curve[-1]["steps"] != model.num_timesteps:
-        checkpoint()
+    stopped = False
+    previous_term = signal.signal(signal.SIGTERM, _stop)  # `kill PID` stops the run as Ctrl-C does
+    try:
+        while model.num_timesteps < args.steps:
+            pick = schedule.pick(model.num_timesteps, checkpoints)
+            if pick != against:  # a new opponent: a new env, the same observation statistics
+                rebuilt += 1
+                env = training_env(pick[0], pick[1], rebuilt, env)
+                model.set_env(env)
+                against = pick
+            period = min(args.eval_every, args.steps - model.num_timesteps)
+            model.learn(total_timesteps=period, reset_num_timesteps=False, callback=progress)
+            checkpoint()
+    except KeyboardInterrupt:  # Ctrl-C (SIGINT) ends the run early: the checkpoints so far still make a record
+        stopped = True
+        print(f"interrupted at {model.num_timesteps} steps: recording the checkpoints so far", flush=True)
+        if not curve or curve[-1]["steps"] != model.num_timesteps:
+            checkpoint()
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+    progress.close()
+    head = "team" if cooperative else "heuristic"
     best = max(curve, key=lambda c: (c["win"], c["steps"]))
     shutil.copyfile(out / best["checkpoint"], out / "best.dspolicy")
     reached = next((c for c in curve if c["win"] >= args.target), None)
@@ -201,8 +251,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         "command": command, "game": args.game, "options": options, "seed": args.seed, "steps": model.num_timesteps,
         "minutes": curve[-1]["minutes"], "train_cpu_seconds": curve[-1]["train_cpu_seconds"],
         "algorithm": "sb3-contrib MaskablePPO('MultiInputPolicy', n_steps=128, batch_size=512, n_epochs=4), "
-                     "VecNormalize(observation only), opponents: the heuristic bot, every seat learned",
-        "git_commit": commit, "versions": _versions(), "best": best,
+                     f"VecNormalize(observation only), opponents: {schedule.describe()}, every seat learned",
+        "measure": "policy " + SERIES[head], "stopped_early": stopped, "git_commit": commit, "versions": _versions(), "best": best,
         "target": args.target, "first_at_target": reached, "machine": "2 cores shared with other jobs; nice, torch on 1 thread",
     }
     (out / "record.json").write_text(json.dumps(record, indent=1))
@@ -211,7 +261,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except ImportError:
         print("matplotlib is not installed: no curve.png (pip install matplotlib)")
     when = "never" if reached is None else f"{reached['steps']} steps, {reached['minutes']} min"
-    print(f"best: {best['checkpoint']} wins {best['win']:.3f}; first at >= {args.target}: {when}")
+    print(f"best (policy {SERIES[head]}): {best['checkpoint']} wins {best['win']:.3f}; first at >= {args.target}: {when}")
     if args.ship:
         args.ship.mkdir(parents=True, exist_ok=True)
         stem = f"{args.game}-{args.players}p"
@@ -220,6 +270,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"shipped to {args.ship / stem}.dspolicy")
     env.close()
     return 0
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def _versions() -> Dict[str, str]:

@@ -1,0 +1,179 @@
+"""The trainer's choices (python/dimsum/baselines/train.py): who plays the other seats (the
+heuristic, the latest checkpoint, a league), what each evaluation measures (against the heuristic
+and the previous checkpoint; in a cooperative game, a team of the policy), its progress output, and
+a run stopped early still leaving a record."""
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from dimsum.baselines.evaluation import win_shares
+from dimsum.baselines.opponents import OpponentSchedule
+from needs import need_module
+
+
+def test_a_cooperative_win_counts_whole_for_the_learner_and_a_loss_counts_nothing():
+    returns = np.array([[1.0, 1.0, 1.0], [0.0, 0.0, 0.0]])
+    seats = np.array([2, 0])
+    assert list(win_shares(returns, seats, cooperative=True)) == [1.0, 0.0]
+    # counted as a competitive game, the same tables would be three-way ties in both
+    assert list(win_shares(returns, seats)) == pytest.approx([1 / 3, 1 / 3])
+
+
+def test_a_competitive_win_is_shared_between_tied_seats():
+    returns = np.array([[3.0, 3.0, 1.0], [0.0, 2.0, 1.0]])
+    assert list(win_shares(returns, np.array([0, 2]))) == [0.5, 0.0]
+
+
+def test_the_opponent_is_the_heuristic_until_the_warm_start_ends_and_while_there_is_no_checkpoint():
+    for mode in ("heuristic", "self", "league"):
+        schedule = OpponentSchedule(mode, warm_start=1000, seed=0)
+        assert schedule.pick(999, ["a", "b"]) == ("heuristic", None)
+        assert schedule.pick(5000, []) == ("heuristic", None)
+    assert OpponentSchedule("heuristic", 0, 0).pick(5000, ["a", "b"]) == ("heuristic", None)
+
+
+def test_self_play_takes_the_latest_checkpoint():
+    assert OpponentSchedule("self", 0, 0).pick(1000, ["a", "b", "c"]) == ("policy", "c")
+
+
+def test_a_league_draws_the_heuristic_and_every_checkpoint_and_repeats_for_a_seed():
+    draws = [OpponentSchedule("league", 0, 7) for _ in range(2)]
+    picks = [[s.pick(100, ["a", "b", "c"]) for _ in range(200)] for s in draws]
+    assert picks[0] == picks[1]
+    assert set(picks[0]) == {("heuristic", None), ("policy", "a"), ("policy", "b"), ("policy", "c")}
+    other = OpponentSchedule("league", 0, 8)
+    assert [other.pick(100, ["a", "b", "c"]) for _ in range(200)] != picks[0]
+
+
+@pytest.mark.parametrize("mode,warm_start,message", [("mirror", 0, "opponents must be one of heuristic, self, league"),
+                                                     ("self", -1, "warm_start must be >= 0")])
+def test_a_bad_schedule_is_refused(mode, warm_start, message):
+    with pytest.raises(ValueError, match=message):
+        OpponentSchedule(mode, warm_start, 0)
+
+
+def test_without_a_terminal_progress_is_a_plain_line_every_share_of_the_run():
+    need_module("stable_baselines3")
+    from dimsum.baselines.progress import progress_callback
+
+    out = io.StringIO()
+    callback = progress_callback(1000, every=0.25, stream=out)  # a StringIO is no terminal: no bar
+
+    class Model:
+        num_timesteps = 0
+
+    callback.init_callback(Model())
+    for steps in range(100, 1100, 100):
+        Model.num_timesteps = steps
+        callback.on_step()
+    lines = out.getvalue().splitlines()
+    assert [line.split()[1] for line in lines] == ["300", "500", "800", "1000"]
+    assert lines[-1].startswith("  progress      1000 / 1000 steps (100%)")
+
+
+def run(tmp_path, *args):
+    from dimsum.baselines import train
+
+    out = tmp_path / "run"
+    train.main([*args, "--seed", "3", "--out", str(out)])
+    return json.loads((out / "curve.json").read_text()), json.loads((out / "record.json").read_text())
+
+
+def test_a_league_run_trains_against_earlier_checkpoints_and_evaluates_against_the_previous_one(tmp_path, capsys):
+    need_module("sb3_contrib")
+    curve, record = run(tmp_path, "nice_buns", "--players", "2", "--steps", "4096", "--envs", "8", "--eval-every",
+                        "1024", "--eval-games", "8", "--opponents", "league", "--warm-start", "1024")
+    assert curve[0]["trained_against"] == "heuristic" and "previous" not in curve[0]["evals"]
+    assert all(set(c["evals"]) == {"heuristic", "previous"} for c in curve[1:])
+    assert [c["evals"]["previous"]["checkpoint"] for c in curve[1:]] == [c["checkpoint"] for c in curve[:-1]]
+    earlier = {c["checkpoint"] for c in curve}
+    assert all(c["trained_against"] in earlier | {"heuristic"} for c in curve)
+    assert "league" in record["algorithm"] and record["measure"] == "policy vs heuristic"
+    assert "vs its previous checkpoint" in capsys.readouterr().out
+
+
+def test_a_cooperative_run_measures_a_team_of_the_policy_and_the_policy_among_heuristics(tmp_path):
+    need_module("sb3_contrib")
+    curve, record = run(tmp_path, "dim_sum_jam", "--players", "3", "--steps", "2048", "--envs", "6", "--eval-every",
+                        "1024", "--eval-games", "12", "--opponents", "self")
+    assert all(set(c["evals"]) == {"team", "heuristic_team"} for c in curve)
+    assert all(c["win"] == c["evals"]["team"]["win"] and c["games"] == 12 for c in curve)
+    assert curve[1]["trained_against"] == curve[0]["checkpoint"]  # self-play: the latest checkpoint
+    assert record["measure"] == "policy as a team (every seat)"
+
+
+def test_a_run_stopped_early_records_the_checkpoints_so_far(tmp_path, monkeypatch):
+    need_module("sb3_contrib")
+    calls = []
+
+    def pick(self, steps, checkpoints):
+        calls.append(steps)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # as Ctrl-C or SIGTERM would, between two periods
+        return "heuristic", None
+
+    monkeypatch.setattr(OpponentSchedule, "pick", pick)
+    curve, record = run(tmp_path, "nice_buns", "--players", "2", "--steps", "8192", "--envs", "8", "--eval-every",
+                        "1024", "--eval-games", "8")
+    assert record["stopped_early"] is True and record["steps"] == 1024 == curve[-1]["steps"] and len(curve) == 1
+
+
+def test_the_curve_plots_a_share_of_zero_whose_wilson_bound_rounds_past_it(tmp_path):
+    need_module("matplotlib")
+    from dimsum.arena.ratings import wilson
+    from dimsum.baselines.train import plot
+
+    low, high = wilson(0, 12)
+    assert low > 0.0  # the rounding the plot must survive
+    point = {"games": 12, "win": 0.0, "low": low, "high": high}
+    curve = [{"steps": 1024 * k, "minutes": 0.1 * k, "players": 3, "evals": {"team": point, "heuristic_team": point}}
+             for k in (1, 2)]
+    plot(curve, "zero", tmp_path / "curve.png", 0.25, reference={"win": 0.154, "label": "heuristic team"})
+    assert (tmp_path / "curve.png").stat().st_size > 0
+
+
+def test_a_game_option_reaches_the_training_the_evaluation_and_the_record(tmp_path):
+    need_module("sb3_contrib")
+    import dimsum
+    from dimsum.baselines import load
+
+    curve, record = run(tmp_path, "yum_cha", "--players", "4", "--option", "reward=score", "--option", "rounds=1",
+                        "--steps", "1024", "--envs", "8", "--eval-every", "1024", "--eval-games", "8")
+    assert record["options"] == {"players": 4, "reward": "score", "rounds": 1}
+    assert curve[0]["games"] == 8
+    path = tmp_path / "run" / curve[0]["checkpoint"]
+    assert load(path, dimsum.make("yum_cha", players=4, reward="score", rounds=1)).game == "yum_cha"
+    # the reward changes only the returns: the policy plays the default reward's game too
+    assert load(path, dimsum.make("yum_cha", players=4, rounds=1)).game == "yum_cha"
+    with pytest.raises(ValueError, match=r"rounds: policy 1, game 4"):  # other rules: refused
+        load(path, dimsum.make("yum_cha", players=4))
+
+
+def test_yum_cha_seats_see_and_may_do_the_same_under_either_reward():
+    """What makes ``reward`` a neutral option of a policy file (policy_file.NEUTRAL_OPTIONS)."""
+    import dimsum
+
+    games = [dimsum.make("yum_cha", players=4, rounds=1, reward=r) for r in ("win_share", "score")]
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        states = [g.new_state(seed) for g in games]
+        while not states[0].is_terminal:
+            assert list(states[0].legal_actions()) == list(states[1].legal_actions())
+            for p in range(4):
+                assert np.array_equal(states[0].observation(p), states[1].observation(p))
+            legal = states[0].legal_actions()
+            action = int(legal[rng.integers(len(legal))])
+            for s in states:
+                s.apply(action)
+        assert states[1].is_terminal
+
+
+def test_the_player_count_is_not_an_option(tmp_path, capsys):
+    from dimsum.baselines import train
+
+    with pytest.raises(SystemExit):
+        train.main(["yum_cha", "--option", "players=3", "--out", str(tmp_path)])
+    assert "give the player count as --players" in capsys.readouterr().err
