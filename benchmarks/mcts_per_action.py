@@ -157,8 +157,8 @@ _, _, sims, actions = search(pyspiel, side, players, seed, simulations)
 print("COUNTS", sims, actions)
 """
 # only what runs inside these is counted: the search itself, without the interpreter around it
-SEARCH_FUNCTIONS = {"nice_buns": "dimsum::bots::detail::search<*", "pig": "dimsum::bots::detail::search<*",
-                    "openspiel_pig": "open_spiel::algorithms::MCTSBot::MCTSearch*"}
+SEARCH_FUNCTIONS = {"nice_buns": "*dimsum::bots::detail::search<*", "pig": "*dimsum::bots::detail::search<*",
+                    "openspiel_pig": "*open_spiel::algorithms::MCTSBot::MCTSearch*"}
 
 
 def callgrind(side: str, players: int, seed: int = 1, simulations: int = SIMULATIONS) -> Dict[str, float]:
