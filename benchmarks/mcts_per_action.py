@@ -25,8 +25,8 @@ out of its count. So on the same game (Pig) both sides count the same thing.
 Each round searches on all three, alternately, from fresh seeds (a replayed game lets the branch
 predictor learn it); the figures are the medians of the rounds, CPU time (``time.process_time``)
 beside wall time. ``--callgrind`` adds instructions per simulation and per simulated action of one
-search of each kind (``valgrind --tool=callgrind``, counting only inside the search function:
-``dimsum::bots::detail::search`` and ``MCTSBot::MCTSearch``), which do not depend on the load.
+search of each kind (``valgrind --tool=callgrind``, counting only inside the search: dimsum's
+binding ``ismcts_search`` and OpenSpiel's ``MCTSBot::MCTSearch``), which do not depend on the load.
 """
 
 from __future__ import annotations
@@ -156,8 +156,9 @@ pyspiel = __import__("pyspiel") if side == "openspiel_pig" else None
 _, _, sims, actions = search(pyspiel, side, players, seed, simulations)
 print("COUNTS", sims, actions)
 """
-# only what runs inside these is counted: the search itself, without the interpreter around it
-SEARCH_FUNCTIONS = {"nice_buns": "*dimsum::bots::detail::search<*", "pig": "*dimsum::bots::detail::search<*",
+# only what runs inside these is counted: the search, without the interpreter around it (dimsum's
+# binding function, which also decodes the state: the template search may be inlined into it)
+SEARCH_FUNCTIONS = {"nice_buns": "*dimsum::bindings::*ismcts_search*", "pig": "*dimsum::bindings::*ismcts_search*",
                     "openspiel_pig": "*open_spiel::algorithms::MCTSBot::MCTSearch*"}
 
 
