@@ -66,15 +66,19 @@ class IsmctsBot(NativeBot):
         self.threads: int = values["threads"]
         # the last search: (simulations run, rollout actions, [(action, visits, mean reward in [0, 1])])
         self.last_search: Optional[Tuple[int, int, List[Tuple[int, int, float]]]] = None
+        # the last search's actions played descending the trees (the simulated actions are these and
+        # the rollout actions; chance outcomes are not actions)
+        self.last_tree_steps: Optional[int] = None
 
     def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
         from .. import _batch
 
-        action, simulations, steps, root = _batch.ismcts_search(
+        action, simulations, steps, root, tree_steps = _batch.ismcts_search(
             name, config, state_size, version, state, self.simulations, self.seconds or 0.0, self.c, self.bias,
             self.rollout,
             self.threads, self.seed, call, self.game.min_return, self.game.max_return)
         self.last_search = (simulations, steps, root)
+        self.last_tree_steps = tree_steps
         return action
 
     def __repr__(self) -> str:

@@ -67,7 +67,7 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   if (interrupted) throw py::error_already_set();
   py::list root;
   for (const bots::RootStat& r : result.root) root.append(py::make_tuple(r.action, r.visits, r.mean));
-  return py::make_tuple(result.action, result.simulations, result.rollout_steps, root);
+  return py::make_tuple(result.action, result.simulations, result.rollout_steps, root, result.tree_steps);
 }
 
 }  // namespace
@@ -83,7 +83,8 @@ void register_bots(py::module_& m) {
         py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
         py::arg("max_return"),
         "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); returns (action, simulations, "
-        "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action]).");
+        "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action], tree_steps: actions "
+        "applied descending the trees).");
 }
 
 }  // namespace dimsum::bindings

@@ -35,9 +35,17 @@ int sample_chance(const typename G::Config& c, const typename G::State& s, Rng& 
 // from the same generator: a bot that resolves chance here plays the same in both modes
 // (tests/test_bots_chance_modes.py). The one exception, Dim Sum Jam's extra-VIP shuffle, happens
 // before the first decision, where no bot acts. A no-op at a decision or terminal state.
-template <class G>
+// keyed = false: the outcomes are applied unkeyed (common/engine.hpp, "Key upkeep"), for a
+// search's simulations, which never read the key.
+template <class G, bool keyed = true>
 void resolve_chance_as_sampled(const typename G::Config& c, typename G::State& s) {
-  while (G::current_player(s) == kChancePlayer) G::apply(c, s, sample_chance<G>(c, s, s.rng));
+  while (G::current_player(s) == kChancePlayer) {
+    if constexpr (keyed) {
+      G::apply(c, s, sample_chance<G>(c, s, s.rng));
+    } else {
+      apply_unkeyed<G>(c, s, sample_chance<G>(c, s, s.rng));
+    }
+  }
 }
 
 }  // namespace dimsum::bots

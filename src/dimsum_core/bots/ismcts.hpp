@@ -70,6 +70,8 @@ struct SearchResult {
   int action = -1;               // the most visited root action (ties: the lowest)
   int64_t simulations = 0;       // iterations run, all threads
   int64_t rollout_steps = 0;     // actions played in rollouts, all threads
+  int64_t tree_steps = 0;        // actions played descending the trees, all threads (the simulated
+                                 // actions are tree_steps + rollout_steps; chance outcomes are not actions)
   std::vector<RootStat> root;
 };
 
@@ -103,7 +105,7 @@ template <class G, class AfterSimulation>
 void search_one_tree(const typename G::Config& c, const typename G::State& root, int player, const SearchParams& p,
                      int64_t simulations, std::chrono::steady_clock::time_point deadline, uint64_t seed,
                      const std::atomic<bool>& stop, AfterSimulation&& after_simulation, std::vector<RootStat>& stats,
-                     int64_t& done, int64_t& steps) {
+                     int64_t& done, int64_t& steps, int64_t& descended) {
   using State = typename G::State;
   const ConfigInfo info = G::config_info(c);
   const bool timed = p.seconds > 0;
@@ -111,37 +113,37 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   SearchTree tree(info.num_actions, nodes_to_reserve(simulations, timed));
   Rng rng = Rng::from_seed(seed);
   const double scale = p.max_return > p.min_return ? 1.0 / (p.max_return - p.min_return) : 1.0;
-  std::vector<int32_t> path;
-  path.reserve(256);
+  // the descent's nodes, the root first: grown (doubled) only when a descent outgrows it
+  std::vector<int32_t> path(256);
+  path[0] = 0;
   double returns[G::kMaxPlayers];
+  State s;
   int64_t i = 0;
   // the clock is read after the first simulation, then every 8th: a budget runs at least one
   for (; i < simulations && !stop.load(std::memory_order_relaxed); ++i) {
     if (timed && (i & 7) == 1 && std::chrono::steady_clock::now() >= deadline) break;
-    State s;
     resample<G>(c, root, player, rng.next_u64(), s);  // a determinization: hidden part and future redrawn
-    path.clear();
-    path.push_back(0);
+    // nothing in a simulation reads the state's key: every action is applied unkeyed (engine.hpp)
     int32_t node = 0;
-    int64_t length = 0;
+    int length = 0;  // path[0..length] is the descent, the root first
     for (int mover; (mover = G::current_player(s)) != kTerminalPlayer && length < info.max_game_length;) {
       if (mover == kChancePlayer) {  // explicit chance: not a tree node; drawn as sampled mode would
-        resolve_chance_as_sampled<G>(c, s);
+        resolve_chance_as_sampled<G, /*keyed=*/false>(c, s);
         continue;
       }
-      ++length;
       const LegalActions<G> legal(c, s);
       const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
       bool expanded;
       node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);
-      path.push_back(node);
-      G::apply(c, s, tree.node(node).action);
+      if (++length == static_cast<int>(path.size())) path.resize(path.size() * 2);
+      path[static_cast<size_t>(length)] = node;
+      apply_unkeyed<G>(c, s, tree.node(node).action);
       if (expanded) break;
     }
+    descended += length;
     steps += rollout<G>(c, s, p.rollout, info.max_game_length - length, rng);
     G::returns(c, s, returns);
-    tree.backpropagate(path.data(), static_cast<int>(path.size()),
-                       [&](int mover) { return (returns[mover] - p.min_return) * scale; });
+    tree.backpropagate(path.data(), length + 1, [&](int mover) { return (returns[mover] - p.min_return) * scale; });
     after_simulation();
   }
   done += i;
@@ -164,7 +166,8 @@ SearchResult search(const typename G::Config& c, const typename G::State& root, 
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(p.seconds));
   std::vector<std::vector<RootStat>> stats(static_cast<size_t>(threads));
-  std::vector<int64_t> done(static_cast<size_t>(threads), 0), steps(static_cast<size_t>(threads), 0);
+  std::vector<int64_t> done(static_cast<size_t>(threads), 0), steps(static_cast<size_t>(threads), 0),
+      descended(static_cast<size_t>(threads), 0);
   std::atomic<bool> stop{false};
   ThreadPool pool(threads + watchers);
   run(pool, stop, [&](int64_t first, int64_t last) {
@@ -174,7 +177,7 @@ SearchResult search(const typename G::Config& c, const typename G::State& root, 
       try {
         search_one_tree<G>(c, root, player, p, share, deadline, derive_seed(p.seed, static_cast<uint64_t>(t)), stop,
                            [&] { after_simulation(stop); }, stats[static_cast<size_t>(t)], done[static_cast<size_t>(t)],
-                           steps[static_cast<size_t>(t)]);
+                           steps[static_cast<size_t>(t)], descended[static_cast<size_t>(t)]);
       } catch (...) {
         stop.store(true, std::memory_order_relaxed);  // the other trees stop too; the pool rethrows
         throw;
@@ -203,6 +206,7 @@ SearchResult search(const typename G::Config& c, const typename G::State& root, 
   for (int t = 0; t < threads; ++t) {
     result.simulations += done[static_cast<size_t>(t)];
     result.rollout_steps += steps[static_cast<size_t>(t)];
+    result.tree_steps += descended[static_cast<size_t>(t)];
   }
   return result;
 }

@@ -16,7 +16,8 @@ namespace dimsum::bots {
 
 enum class Rollout : uint8_t { kRandom = 0, kHeuristic = 1 };
 
-// Plays `s` on to the end (or max_length actions in all); returns the actions played. Chance
+// Plays `s` on to the end (or max_length actions in all); returns the actions played. Every
+// action is applied unkeyed (common/engine.hpp, "Key upkeep"): s.hash is stale after. Chance
 // outcomes are not counted (sampled mode draws them inside the action), so the count and the
 // cap are the same in both chance modes.
 template <class G>
@@ -24,14 +25,14 @@ int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout polic
   int64_t steps = 0;
   for (int p; (p = G::current_player(s)) != kTerminalPlayer && steps < max_length;) {
     if (p == kChancePlayer) {
-      resolve_chance_as_sampled<G>(c, s);
+      resolve_chance_as_sampled<G, /*keyed=*/false>(c, s);
       continue;
     }
     ++steps;
     if (policy == Rollout::kHeuristic) {
-      G::apply(c, s, heuristic_move<G>(c, s, rng));
+      apply_unkeyed<G>(c, s, heuristic_move<G>(c, s, rng));
     } else {
-      G::apply(c, s, LegalActions<G>(c, s).pick(rng));
+      apply_unkeyed<G>(c, s, LegalActions<G>(c, s).pick(rng));
     }
   }
   return steps;

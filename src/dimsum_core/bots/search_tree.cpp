@@ -1,73 +1,87 @@
 // SearchTree::select: availability counts, expansion and UCB1 (search_tree.hpp).
 #include "search_tree.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dimsum::bots {
 
-SearchTree::SearchTree(int num_actions, int64_t expected_nodes) : child_of_(static_cast<size_t>(num_actions), -1) {
+SearchTree::SearchTree(int num_actions, int64_t expected_nodes)
+    : log_(64), legal_at_(static_cast<size_t>(num_actions), 0), tried_at_(static_cast<size_t>(num_actions), 0) {
   nodes_.reserve(static_cast<size_t>(expected_nodes));
   nodes_.emplace_back();  // the root
+  for (size_t k = 1; k < log_.size(); ++k) log_[k] = std::log(static_cast<double>(k));
+}
+
+void SearchTree::grow_log_table(uint32_t k) {
+  size_t size = log_.size();
+  while (size <= k) size *= 2;
+  const size_t old = log_.size();
+  log_.resize(size);
+  for (size_t i = old; i < size; ++i) log_[i] = std::log(static_cast<double>(i));
 }
 
 int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured,
                            double bias, Rng& rng, bool* expanded) {
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
-       child = nodes_[static_cast<size_t>(child)].next_sibling)
-    child_of_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = child;
-
-  int untried = 0;
-  for (int i = 0; i < n; ++i) {
-    const int32_t child = child_of_[static_cast<size_t>(legal[i])];
-    if (child < 0) {
-      ++untried;
-    } else {
-      ++nodes_[static_cast<size_t>(child)].available;
-    }
+  if (++epoch_ == 0) {  // the stamps wrapped (after 2^32 selects): none may look current
+    std::fill(legal_at_.begin(), legal_at_.end(), 0u);
+    std::fill(tried_at_.begin(), tried_at_.end(), 0u);
+    epoch_ = 1;
   }
+  for (int i = 0; i < n; ++i) legal_at_[static_cast<size_t>(legal[i])] = epoch_;
 
+  // One walk of the children: each legal one is available once more and scored. The walk is in
+  // the list's order (newest first), so a tie goes to the lower action explicitly, as a scan of
+  // the legal list in ascending order keeping the first best would.
+  int tried = 0;
   int32_t chosen = -1;
-  if (untried > 0) {
-    int action = -1;
-    if (favoured >= 0 && child_of_[static_cast<size_t>(favoured)] < 0) {
-      action = favoured;
-    } else {
-      int k = static_cast<int>(rng.bounded(static_cast<uint64_t>(untried)));
-      for (int i = 0; i < n; ++i)
-        if (child_of_[static_cast<size_t>(legal[i])] < 0 && k-- == 0) {
-          action = legal[i];
-          break;
-        }
-    }
-    Node child;
-    child.action = action;
-    child.mover = mover;
-    child.available = 1;
-    child.next_sibling = nodes_[static_cast<size_t>(node)].first_child;
-    chosen = static_cast<int32_t>(nodes_.size());
-    nodes_.push_back(child);
-    nodes_[static_cast<size_t>(node)].first_child = chosen;
-    *expanded = true;
-  } else {
-    double best = -1;
-    for (int i = 0; i < n; ++i) {
-      const int32_t child = child_of_[static_cast<size_t>(legal[i])];
-      const Node& ch = nodes_[static_cast<size_t>(child)];
-      // visits >= 1: a child is visited when it is made
-      double ucb = ch.reward / ch.visits + c * std::sqrt(std::log(static_cast<double>(ch.available)) / ch.visits);
-      if (legal[i] == favoured) ucb += bias / (ch.visits + 1.0);
-      if (ucb > best) {
-        best = ucb;
+  int best_action = 0;
+  double best = -std::numeric_limits<double>::infinity();
+  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
+    Node& ch = nodes_[static_cast<size_t>(child)];
+    if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
+      ++tried;
+      ++ch.available;
+      const double score = ucb(ch, c, favoured, bias);
+      if (score > best || (score == best && ch.action < best_action)) {
+        best = score;
+        best_action = ch.action;
         chosen = child;
       }
     }
-    *expanded = false;
+    child = ch.next_sibling;
   }
+  *expanded = tried < n;
+  return *expanded ? expand(node, legal, n, n - tried, mover, favoured, rng) : chosen;
+}
 
+// A new child of `node` for an untried action: `favoured` if untried, else the k-th untried one
+// in ascending order, k uniform in [0, untried).
+int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng) {
   for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
        child = nodes_[static_cast<size_t>(child)].next_sibling)
-    child_of_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = -1;
-  return chosen;
+    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  int action = -1;
+  if (favoured >= 0 && tried_at_[static_cast<size_t>(favoured)] != epoch_) {
+    action = favoured;
+  } else {
+    int k = static_cast<int>(rng.bounded(static_cast<uint64_t>(untried)));
+    for (int i = 0; i < n; ++i)
+      if (tried_at_[static_cast<size_t>(legal[i])] != epoch_ && k-- == 0) {
+        action = legal[i];
+        break;
+      }
+  }
+  Node child;
+  child.action = action;
+  child.mover = mover;
+  child.available = 1;
+  child.next_sibling = nodes_[static_cast<size_t>(node)].first_child;
+  const auto index = static_cast<int32_t>(nodes_.size());
+  nodes_.push_back(child);
+  nodes_[static_cast<size_t>(node)].first_child = index;
+  return index;
 }
 
 }  // namespace dimsum::bots

@@ -4,8 +4,14 @@
 // total reward for the player who chose the action leading to it (`mover`) and its
 // availability: how many times it was legal when its parent was visited, which replaces the
 // parent's visits in UCB because a determinization may not allow every child.
+//
+// Cost (docs/PERFORMANCE.md, "IS-MCTS per simulated action"): select walks a node's children
+// once; what is legal in this determinization is read from a per-action stamp written from the
+// legal list (no clearing pass), and ln(availability) from a table grown on demand (one std::log
+// per new count, not one per child per visit). Nothing is allocated per simulation.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -26,15 +32,22 @@ class SearchTree {
   // past it; ismcts.hpp reserves at most what the budget can use, capped at 2^16).
   SearchTree(int num_actions, int64_t expected_nodes);
 
-  // At `node`, whose legal actions in this determinization are legal[0..n) (sorted): counts
-  // each existing child among them as available once more, then either expands an untried
-  // action (`favoured` if it is untried, else a uniformly chosen one: a new child of `mover`,
-  // returned with *expanded = true) or returns the child that maximizes UCB1 with availability
-  // and progressive bias (Chaslot et al. 2008) towards `favoured` (the heuristic's choice, or
-  // -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured] bias / (visits + 1),
+  // At `node`, whose legal actions in this determinization are legal[0..n) (sorted, distinct):
+  // counts each existing child among them as available once more, then either expands an
+  // untried action (`favoured` if it is untried, else a uniformly chosen one: a new child of
+  // `mover`, returned with *expanded = true) or returns the child that maximizes ucb() below,
   // ties to the lowest action.
   int32_t select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured, double bias, Rng& rng,
                  bool* expanded);
+
+  // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
+  // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
+  // bias / (visits + 1). `ch` has been visited (a child is visited when it is made) and is available.
+  double ucb(const Node& ch, double c, int favoured, double bias) {
+    double score = ch.reward / ch.visits + c * std::sqrt(log_of(ch.available) / ch.visits);
+    if (ch.action == favoured) score += bias / (ch.visits + 1.0);
+    return score;
+  }
 
   // Adds `reward(mover)` to every node of `path` (the root first) and one visit.
   template <class Reward>
@@ -50,8 +63,19 @@ class SearchTree {
   int64_t size() const { return static_cast<int64_t>(nodes_.size()); }
 
  private:
+  // std::log(k), exactly (the same call, so a search gives the same result as without the table).
+  double log_of(uint32_t k) {
+    if (k >= log_.size()) grow_log_table(k);
+    return log_[k];
+  }
+  void grow_log_table(uint32_t k);
+  int32_t expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng);
+
   std::vector<Node> nodes_;
-  std::vector<int32_t> child_of_;  // scratch: action -> child of the node being selected from, or -1
+  std::vector<double> log_;           // log_[k] = std::log(k), k < size (log_[0] unused)
+  std::vector<uint32_t> legal_at_;    // per action: the select call (epoch_) that last found it legal
+  std::vector<uint32_t> tried_at_;    // per action: the expansion (epoch_) that found it had a child
+  uint32_t epoch_ = 0;
 };
 
 }  // namespace dimsum::bots
