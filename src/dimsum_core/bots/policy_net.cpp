@@ -34,64 +34,144 @@ namespace {
 // Rows of a tile: forward_rows evaluates a tile's rows layer by layer, its activations
 // (kRowTile x a layer's width) staying in the L1 cache.
 constexpr int kRowTile = 32;
-// Outputs a pass keeps in registers (4 SSE registers a row, two rows at once): their sums never
-// go to memory between the input's columns.
+// Outputs a pass keeps in registers, for a group of rows at once (each weight read once for the
+// group): their sums never go to memory between the input's columns.
 constexpr int kOutTile = 16;
 
-// Outputs [o0, o0 + width) of rows x0 (and x1 when kPair) of a dense layer, before the
-// activation: bias, then x[i] * W[o][i] added for i ascending, zero inputs skipped (one-hot
-// slices and illegal actions: most of the input), each row on its own, so a row's sums do not
-// depend on its partner. Width is kOutTile except at a layer's last outputs.
-template <bool kPair, int kWidth>
-void dense_outputs(const DenseLayer& layer, const float* x0, const float* x1, int o0, int width, float* y0,
-                   float* y1) {
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+// The kernel is compiled twice: for any x86-64 (SSE2) and for AVX (twice as wide), chosen at run
+// time. Not FMA: each lane does the same multiply, then add, as SSE2 and a scalar loop do, so
+// every build and every CPU gives the same bits (a fused multiply-add rounds once, not twice).
+#define DIMSUM_POLICY_AVX 1
+#define DIMSUM_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define DIMSUM_ALWAYS_INLINE inline
+#endif
+
+
+// Outputs [o0, o0 + width) of the kRows rows x[0..kRows) of a dense layer, before the
+// activation: bias, then x[r][i] * W[o][i] added for i ascending, zero inputs skipped (one-hot
+// slices and illegal actions: most of the input), each row on its own, so a row's sums depend
+// neither on the rows it is grouped with nor on the group's size. Width is kOutTile (kWidth)
+// except at a layer's last outputs (kWidth 0).
+template <int kRows, int kWidth>
+DIMSUM_ALWAYS_INLINE void dense_outputs(const DenseLayer& layer, const float* const* x, int o0, int width,
+                                        float* const* y) {
   const int n = kWidth > 0 ? kWidth : width;
-  float a0[kOutTile], a1[kOutTile];
-  for (int k = 0; k < n; ++k) a0[k] = a1[k] = layer.bias[static_cast<size_t>(o0 + k)];
+  float a[kRows][kOutTile];
+  for (int r = 0; r < kRows; ++r)
+    for (int k = 0; k < n; ++k) a[r][k] = layer.bias[static_cast<size_t>(o0 + k)];
   const auto out = static_cast<size_t>(layer.out);
   const float* w = layer.weight_t.data() + o0;
   for (int i = 0; i < layer.in; ++i, w += out) {
-    const float v0 = x0[i];
-    if (v0 != 0.0f) {
-      for (int k = 0; k < n; ++k) a0[k] += v0 * w[k];
-    }
-    if constexpr (kPair) {
-      const float v1 = x1[i];
-      if (v1 != 0.0f) {
-        for (int k = 0; k < n; ++k) a1[k] += v1 * w[k];
-      }
+    for (int r = 0; r < kRows; ++r) {
+      const float v = x[r][i];
+      if (v == 0.0f) continue;
+      for (int k = 0; k < n; ++k) a[r][k] += v * w[k];
     }
   }
-  for (int k = 0; k < n; ++k) y0[k] = a0[k];
-  if constexpr (kPair) {
-    for (int k = 0; k < n; ++k) y1[k] = a1[k];
-  }
+  for (int r = 0; r < kRows; ++r)
+    for (int k = 0; k < n; ++k) y[r][o0 + k] = a[r][k];
 }
 
-template <bool kPair>
-void dense_row_outputs(const DenseLayer& layer, const float* x0, const float* x1, float* y0, float* y1) {
+// Every output of the kRows rows x[0..kRows) into y[0..kRows).
+template <int kRows>
+DIMSUM_ALWAYS_INLINE void dense_group(const DenseLayer& layer, const float* const* x, float* const* y) {
   int o0 = 0;
-  for (; o0 + kOutTile <= layer.out; o0 += kOutTile)
-    dense_outputs<kPair, kOutTile>(layer, x0, x1, o0, kOutTile, y0 + o0, y1 + o0);
-  if (o0 < layer.out) dense_outputs<kPair, 0>(layer, x0, x1, o0, layer.out - o0, y0 + o0, y1 + o0);
+  for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<kRows, kOutTile>(layer, x, o0, kOutTile, y);
+  if (o0 < layer.out) dense_outputs<kRows, 0>(layer, x, o0, layer.out - o0, y);
 }
 
-// y[r] = activation(bias + sum over i of x[r][i] * W[:, i]) for the `rows` rows of x
-// ([rows][layer.in]) into y ([rows][layer.out]), rows two at a time (each weight read once for
-// both). The order of each output's sum does not depend on `rows` or on a row's partner.
-void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y) {
+// The `rows` rows of x ([rows][layer.in]) into y ([rows][layer.out]), before the activation,
+// kGroup rows at a time, then the rest one by one.
+template <int kGroup>
+DIMSUM_ALWAYS_INLINE void dense_sums(const DenseLayer& layer, const float* x, int rows, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
   int r = 0;
-  for (; r + 2 <= rows; r += 2) {
-    const size_t k = static_cast<size_t>(r);
-    dense_row_outputs<true>(layer, x + k * in, x + (k + 1) * in, y + k * out, y + (k + 1) * out);
+  for (; r + kGroup <= rows; r += kGroup) {
+    const float* xs[kGroup];
+    float* ys[kGroup];
+    for (int g = 0; g < kGroup; ++g) {
+      xs[g] = x + static_cast<size_t>(r + g) * in;
+      ys[g] = y + static_cast<size_t>(r + g) * out;
+    }
+    dense_group<kGroup>(layer, xs, ys);
   }
-  if (r < rows) {
-    const size_t k = static_cast<size_t>(r);
-    dense_row_outputs<false>(layer, x + k * in, nullptr, y + k * out, nullptr);
+  for (; r < rows; ++r) {
+    const float* xs[1] = {x + static_cast<size_t>(r) * in};
+    float* ys[1] = {y + static_cast<size_t>(r) * out};
+    dense_group<1>(layer, xs, ys);
   }
-  const size_t n = static_cast<size_t>(rows) * out;
+}
+
+// SSE2 has 16 registers of 4 floats: two rows of 16 sums, and the weights.
+void dense_sums_sse2(const DenseLayer& layer, const float* x, int rows, float* y) { dense_sums<2>(layer, x, rows, y); }
+
+#ifdef DIMSUM_POLICY_AVX
+// AVX: 8 floats a register (GCC's vector extension, so that the sums of four rows by 16 outputs
+// stay in 8 registers: a plain array of them went through memory). Lane k of a register does
+// exactly what dense_outputs does for output o0 + k.
+typedef float Floats8 __attribute__((vector_size(32)));
+
+__attribute__((target("avx"))) inline Floats8 load8(const float* p) {
+  Floats8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Outputs [o0, o0 + 16) of the four rows x[0..4).
+__attribute__((target("avx"))) void dense_outputs_avx(const DenseLayer& layer, const float* const* x, int o0,
+                                                      float* const* y) {
+  const Floats8 b0 = load8(layer.bias.data() + o0), b1 = load8(layer.bias.data() + o0 + 8);
+  Floats8 a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1;
+  const auto out = static_cast<size_t>(layer.out);
+  const float* w = layer.weight_t.data() + o0;
+  const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+  for (int i = 0; i < layer.in; ++i, w += out) {
+    const Floats8 w0 = load8(w), w1 = load8(w + 8);
+    if (const float v = x0[i]; v != 0.0f) a00 += v * w0, a01 += v * w1;
+    if (const float v = x1[i]; v != 0.0f) a10 += v * w0, a11 += v * w1;
+    if (const float v = x2[i]; v != 0.0f) a20 += v * w0, a21 += v * w1;
+    if (const float v = x3[i]; v != 0.0f) a30 += v * w0, a31 += v * w1;
+  }
+  const Floats8 sums[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+  for (int r = 0; r < 4; ++r) __builtin_memcpy(y[r] + o0, sums[r], sizeof sums[r]);
+}
+
+__attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
+  const auto in = static_cast<size_t>(layer.in);
+  const auto out = static_cast<size_t>(layer.out);
+  int r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const float* xs[4];
+    float* ys[4];
+    for (int g = 0; g < 4; ++g) {
+      xs[g] = x + static_cast<size_t>(r + g) * in;
+      ys[g] = y + static_cast<size_t>(r + g) * out;
+    }
+    int o0 = 0;
+    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
+    if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
+  }
+  dense_sums<2>(layer, x + static_cast<size_t>(r) * in, rows - r, y + static_cast<size_t>(r) * out);
+}
+#endif
+
+// y[r] = activation(bias + sum over i of x[r][i] * W[:, i]) for the `rows` rows of x
+// ([rows][layer.in]) into y ([rows][layer.out]).
+void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y) {
+#ifdef DIMSUM_POLICY_AVX
+  static const bool avx = __builtin_cpu_supports("avx");
+  if (avx) {
+    dense_sums_avx(layer, x, rows, y);
+  } else {
+    dense_sums_sse2(layer, x, rows, y);
+  }
+#else
+  dense_sums_sse2(layer, x, rows, y);
+#endif
+  const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(layer.out);
   if (layer.activation == Activation::kTanh) {
     for (size_t k = 0; k < n; ++k) y[k] = std::tanh(y[k]);
   } else if (layer.activation == Activation::kRelu) {
