@@ -227,3 +227,23 @@ def test_logits_of_many_rows_are_each_rows_logits_alone(tmp_path):
     together = net.logits(observations, masks)
     alone = np.concatenate([net.logits(observations[r:r + 1], masks[r:r + 1]) for r in range(len(masks))])
     assert len(masks) == 75 and together.view(np.uint32).tolist() == alone.view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("name, players", [("nice_buns", 4), ("dim_sum_jam", 3)])
+def test_a_move_computes_the_legal_logits_alone_and_chooses_as_the_full_logits_do(name, players, tmp_path):
+    # policy_move and the batched rounds evaluate the last layer for the legal actions only; the
+    # choice must be the legal argmax (lowest action on a tie) of every logit computed in full
+    game = dimsum.make(name, players=players)
+    path = tmp_path / "odd.dspolicy"
+    policy_file.write(path, odd_relu_policy(game, seed=players))
+    bot = dimsum.bots.make("policy", game, weights=path)
+    states = []
+    for seed in range(4):
+        state = game.new_state(seed)
+        while not state.is_terminal and len(states) < 400:
+            states.append(state.clone())
+            state.apply(bot.act(state))
+    masks = np.stack([s.legal_mask() for s in states])
+    full = bot._net.logits(np.stack([s.observation(s.current_player) for s in states]), masks)
+    expected = [int(np.flatnonzero(m)[np.argmax(row[m])]) for row, m in zip(full, masks.astype(bool))]
+    assert [bot.act(s) for s in states] == expected

@@ -74,7 +74,8 @@ void play_policy_rounds(const bots::PolicyNet& net, const typename G::Config& c,
     }
     waiting.resize(rows);
     if (rows == 0) return;
-    net.forward_rows(scratch.input.data(), static_cast<int>(rows), scratch.logits.data(), scratch.net);
+    const bots::RowActions only{scratch.legal.data(), scratch.legal_count.data(), max_actions};
+    net.forward_rows(scratch.input.data(), static_cast<int>(rows), scratch.logits.data(), scratch.net, &only);
     for (size_t r = 0; r < rows; ++r) {
       const size_t i = waiting[r];
       const int action = bots::choose_action(scratch.logits.data() + r * num_actions,

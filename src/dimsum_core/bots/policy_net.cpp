@@ -188,26 +188,75 @@ PolicyScratch& thread_scratch() {
 
 void PolicyNet::forward(const float* input, float* logits) const { forward_rows(input, 1, logits, thread_scratch()); }
 
-void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch) const {
+namespace {
+
+// The last layer's outputs `legal[0..n)` alone of the row x into y (the others untouched): each
+// as dense_rows computes it (bias, then x[i] * W[o][i] for i ascending, zeros skipped), one
+// scalar multiply-add at a time. A move has a few legal actions out of tens or hundreds (Dim Sum
+// Jam: 4 of 448 on average), so this skips most of the last layer.
+void legal_outputs(const DenseLayer& layer, const float* x, const int16_t* legal, int n, float* y) {
+  for (int k = 0; k < n; ++k) y[legal[k]] = layer.bias[static_cast<size_t>(legal[k])];
+  const auto out = static_cast<size_t>(layer.out);
+  for (int i = 0; i < layer.in; ++i) {
+    const float v = x[i];
+    if (v == 0.0f) continue;
+    const float* w = layer.weight_t.data() + static_cast<size_t>(i) * out;
+    for (int k = 0; k < n; ++k) y[legal[k]] += v * w[legal[k]];
+  }
+  for (int k = 0; k < n; ++k) {
+    float& o = y[legal[k]];
+    if (layer.activation == Activation::kTanh) o = std::tanh(o);
+    if (layer.activation == Activation::kRelu) o = std::max(o, 0.0f);
+  }
+}
+
+}  // namespace
+
+void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch,
+                             const RowActions* only) const {
   const int in0 = input_size();
   size_t widest = 0;
   for (const DenseLayer& layer : layers) widest = std::max(widest, static_cast<size_t>(layer.out));
   const size_t tile_floats = static_cast<size_t>(kRowTile) * widest;
   if (scratch.layer_a.size() < tile_floats) scratch.layer_a.resize(tile_floats);
   if (scratch.layer_b.size() < tile_floats) scratch.layer_b.resize(tile_floats);
+  const auto num_layers = static_cast<int>(layers.size());
   for (int first = 0; first < rows; first += kRowTile) {
     const int n = std::min(kRowTile, rows - first);
+    // the last layer for the legal actions alone when they are few: a scalar multiply-add costs
+    // some 8 times a vector lane's, so only below an eighth of the outputs
+    bool legal_only = false;
+    if (only != nullptr && num_layers > 0) {
+      int64_t wanted = 0;
+      for (int r = first; r < first + n; ++r) wanted += only->counts[r];
+      legal_only = 8 * wanted < int64_t{n} * layers.back().out;
+    }
     const float* x = inputs + static_cast<size_t>(first) * static_cast<size_t>(in0);
     int width = in0;
     float* y = scratch.layer_a.data();
-    for (const DenseLayer& layer : layers) {
+    for (int l = 0; l < num_layers; ++l) {
+      const DenseLayer& layer = layers[static_cast<size_t>(l)];
+      if (l == num_layers - 1 && legal_only) {
+        for (int r = first; r < first + n; ++r) {
+          const auto k = static_cast<size_t>(r - first);
+          legal_outputs(layer, x + k * static_cast<size_t>(width), only->actions + static_cast<size_t>(r) * only->stride,
+                        only->counts[r], logits + static_cast<size_t>(r) * static_cast<size_t>(layer.out));
+        }
+        break;
+      }
       dense_rows(layer, x, n, y);
       x = y;
       width = layer.out;
       y = y == scratch.layer_a.data() ? scratch.layer_b.data() : scratch.layer_a.data();
+      if (l == num_layers - 1) {
+        std::copy(x, x + static_cast<size_t>(n) * static_cast<size_t>(width),
+                  logits + static_cast<size_t>(first) * static_cast<size_t>(width));
+      }
     }
-    std::copy(x, x + static_cast<size_t>(n) * static_cast<size_t>(width),
-              logits + static_cast<size_t>(first) * static_cast<size_t>(width));
+    if (num_layers == 0) {
+      std::copy(x, x + static_cast<size_t>(n) * static_cast<size_t>(width),
+                logits + static_cast<size_t>(first) * static_cast<size_t>(width));
+    }
   }
 }
 

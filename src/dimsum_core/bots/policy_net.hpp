@@ -19,10 +19,13 @@
 // into every row before the next column, so a column is read from memory once per tile of rows
 // rather than once per row; each output still receives bias, then x[i] * W[o][i] for i
 // ascending (zeros skipped), so a row's logits are bit for bit those of forward() alone
-// (forward() is forward_rows() of one row: the same code). Buffers live in a PolicyScratch the
-// caller keeps (per thread), so evaluating a move allocates nothing once they have grown.
+// (forward() is forward_rows() of one row: the same code). A move reads the logits of its legal
+// actions alone (a few out of tens or hundreds), so a move's evaluation computes the last layer
+// for those only, each sum in the same order. Buffers live in a PolicyScratch the caller keeps
+// (per thread), so evaluating a move allocates nothing once they have grown.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +54,13 @@ struct PolicyScratch {
   std::vector<double> weight;  // choose_action's softmax
 };
 
+// The actions of each of a batch's rows: row r's are actions[r * stride, r * stride + counts[r]).
+struct RowActions {
+  const int16_t* actions = nullptr;
+  const int* counts = nullptr;
+  size_t stride = 0;
+};
+
 // The calling thread's own scratch (thread_local): what the single-move entry points use.
 PolicyScratch& thread_scratch();
 
@@ -70,8 +80,10 @@ struct PolicyNet {
   // The logits (num_actions) of one input (input_size floats).
   void forward(const float* input, float* logits) const;
   // The logits of `rows` inputs ([rows][input_size] -> [rows][num_actions]), each row's bit for
-  // bit what forward() gives it alone. rows >= 0.
-  void forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch) const;
+  // bit what forward() gives it alone. rows >= 0. With `only`, the logits a choice reads: those
+  // of each row's legal actions (the others may be left as they were).
+  void forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch,
+                    const RowActions* only = nullptr) const;
   // forward(make_input(observation, legal_mask)).
   void logits(const float* observation, const uint8_t* legal_mask, float* out) const;
 };
@@ -94,7 +106,8 @@ int policy_move(const PolicyNet& net, const typename G::Config& c, const typenam
   scratch.input.resize(static_cast<size_t>(net.input_size()));
   net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data());
   scratch.logits.resize(static_cast<size_t>(net.num_actions));
-  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch);
+  const RowActions only{legal.items, &legal.size, 0};  // choose_action reads the legal actions' logits alone
+  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only);
   return choose_action(scratch.logits.data(), legal.items, legal.size, greedy, temperature, rng);
 }
 
