@@ -137,3 +137,113 @@ def test_the_vector_envs_pass_the_policy_opponent_through():
     vec = DimsumVecEnv("nice_buns", num_envs=2, opponent="policy", opponent_weights="shipped", players=2)
     assert vec.opponent_weights == "shipped"
     vec.close()
+
+
+def odd_relu_policy(game, seed):
+    """An untrained network whose widths are no multiple of the kernel's tiles (bots/policy_net.cpp:
+    16 outputs, rows in pairs) and whose hidden layers are relu (zeros inside the network), so that
+    every path of the batched evaluation is taken."""
+    policy = untrained(game, hidden=(21, 18), seed=seed)
+    for layer in policy.layers[:-1]:
+        layer.activation = "relu"
+    for layer in policy.layers:  # a bias, so that no output starts at zero
+        layer.bias = np.random.default_rng(seed).standard_normal(layer.bias.shape).astype(np.float32) * 0.1
+    return policy
+
+
+@pytest.mark.parametrize("players, learner, weights", [(2, 1, "shipped"), (4, 0, "shipped"), (3, 2, "odd")])
+def test_a_block_of_envs_played_together_moves_as_the_bot_alone(players, learner, weights, tmp_path):
+    # 150 envs on one thread: blocks of 64 envs (opponent_env.hpp, kPolicyBlock), so each round
+    # evaluates up to 64 rows at once, in tiles of 32 and pairs; each env's opponents must still
+    # make the moves the policy bot makes in that env alone, over 150 deals and their next games
+    game = dimsum.make("nice_buns", players=players)
+    if weights == "odd":
+        weights = tmp_path / "odd.dspolicy"
+        policy_file.write(weights, odd_relu_policy(game, seed=players))
+    env = dimsum.BatchEnv(game, num_envs=150, seed=players, threads=1, learner_seat=learner, opponent="policy",
+                          opponent_weights=weights)
+    bot = dimsum.bots.make("policy", game, weights=weights)
+    env.reset()
+    checked = ended = 0
+    for k in range(12):
+        before = [env.clone_state(i) for i in range(env.num_envs)]
+        actions = env.sample_actions(1000 + k)
+        _, _, terminated, truncated, _ = env.step(actions)
+        for i in range(env.num_envs):
+            expected = mirror_step(before[i], actions[i], learner, bot)
+            if terminated[i] or truncated[i]:
+                ended += 1
+                assert expected.is_terminal == bool(terminated[i])
+            else:
+                assert env.clone_state(i) == expected, f"step {k}, env {i}: the opponents left another position"
+                checked += 1
+    assert checked > 1000
+
+
+def run_policy_env(num_envs, threads, steps=60, players=4):
+    """Every output of `steps` steps of a policy-opponent env, the actions drawn by the largest env's
+    sample_actions and cut to num_envs (env i's game depends on the seed and i alone)."""
+    game = dimsum.make("nice_buns", players=players)
+    env = dimsum.BatchEnv(game, num_envs=num_envs, seed=11, threads=threads, learner_seat=1, opponent="policy",
+                          opponent_weights="shipped")
+    reference = dimsum.BatchEnv(game, num_envs=200, seed=11, threads=1, learner_seat=1, opponent="policy",
+                                opponent_weights="shipped")
+    env.reset()
+    reference.reset()
+    outputs = []
+    for k in range(steps):
+        actions = reference.sample_actions(k)
+        reference.step(actions)
+        obs, rewards, terminated, truncated, info = env.step(actions[:num_envs], copy=True)
+        outputs.append((obs, rewards, terminated, truncated, info["legal_mask"], info["current_player"]))
+    return outputs
+
+
+def test_the_play_depends_on_neither_threads_nor_batch_size():
+    # blocks of 64 envs on 1 or 2 threads, or the first 70 or 5 envs alone: the same games
+    alone = run_policy_env(200, threads=1)
+    for num_envs, threads in [(200, 2), (70, 1), (70, 2), (5, 1)]:
+        other = run_policy_env(num_envs, threads)
+        for k, (a, b) in enumerate(zip(alone, other)):
+            for x, y in zip(a, b):
+                assert np.array_equal(x[:num_envs], y), f"{num_envs} envs, {threads} threads: step {k} differs"
+
+
+def test_logits_of_many_rows_are_each_rows_logits_alone(tmp_path):
+    # PolicyNet.logits evaluates its rows together (forward_rows); each row must be bit for bit
+    # what it gives alone, whatever the row's place in a tile or a pair
+    game = dimsum.make("nice_buns", players=3)
+    path = tmp_path / "odd.dspolicy"
+    policy_file.write(path, odd_relu_policy(game, seed=5))
+    net = dimsum.bots.PolicyBot(game, weights=path)._net
+    states = []
+    for seed in range(8):
+        state = game.new_state(seed)
+        while not state.is_terminal:
+            states.append(state.clone())
+            state.apply(state.legal_actions()[len(states) % len(state.legal_actions())])
+    observations = np.stack([s.observation(s.current_player) for s in states[:75]])
+    masks = np.stack([s.legal_mask() for s in states[:75]])
+    together = net.logits(observations, masks)
+    alone = np.concatenate([net.logits(observations[r:r + 1], masks[r:r + 1]) for r in range(len(masks))])
+    assert len(masks) == 75 and together.view(np.uint32).tolist() == alone.view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("name, players", [("nice_buns", 4), ("dim_sum_jam", 3)])
+def test_a_move_computes_the_legal_logits_alone_and_chooses_as_the_full_logits_do(name, players, tmp_path):
+    # policy_move and the batched rounds evaluate the last layer for the legal actions only; the
+    # choice must be the legal argmax (lowest action on a tie) of every logit computed in full
+    game = dimsum.make(name, players=players)
+    path = tmp_path / "odd.dspolicy"
+    policy_file.write(path, odd_relu_policy(game, seed=players))
+    bot = dimsum.bots.make("policy", game, weights=path)
+    states = []
+    for seed in range(4):
+        state = game.new_state(seed)
+        while not state.is_terminal and len(states) < 400:
+            states.append(state.clone())
+            state.apply(bot.act(state))
+    masks = np.stack([s.legal_mask() for s in states])
+    full = bot._net.logits(np.stack([s.observation(s.current_player) for s in states]), masks)
+    expected = [int(np.flatnonzero(m)[np.argmax(row[m])]) for row, m in zip(full, masks.astype(bool))]
+    assert [bot.act(s) for s in states] == expected

@@ -97,9 +97,14 @@ py::array_t<float> batch_logits(const PolicyNet& net, const FloatArray& observat
   const uint8_t* mask = masks.data();
   float* logits = out.mutable_data();
   py::gil_scoped_release release;
+  // every row's input, then one batched evaluation (each row's logits are forward()'s, bit for bit)
+  const auto width = static_cast<size_t>(net.input_size());
+  std::vector<float> inputs(static_cast<size_t>(n) * width);
   for (int64_t r = 0; r < n; ++r) {
-    net.logits(obs + r * net.observation_size, mask + r * net.num_actions, logits + r * net.num_actions);
+    net.make_input(obs + r * net.observation_size, mask + r * net.num_actions,
+                   inputs.data() + static_cast<size_t>(r) * width);
   }
+  net.forward_rows(inputs.data(), static_cast<int>(n), logits, bots::thread_scratch());
   return out;
 }
 

@@ -113,9 +113,14 @@ class BatchEnvBase {
 
 // The Seats hook of BatchEnv: every seat's actions come through step(), nothing is played
 // between steps. A Seats type offers these (LearnerSeat in opponent_env.hpp is the other):
-// - after_deal(c, s, steps, max_steps, env, game_seed) and after_action(c, s, steps, max_steps,
-//   env): play what is not step()'s to play; `steps` counts every action of the game. Return
-//   false if the game ended (or reached max_steps) before it was step()'s turn again.
+// - after_deal(c, s, steps, max_steps, env, game_seed): play what is not step()'s to play;
+//   `steps` counts every action of the game. Return false if the game ended (or reached
+//   max_steps) before it was step()'s turn again.
+// - after_actions(c, states, steps, max_steps, first, last): the same after step()'s actions, in
+//   envs [first, last) at once (states and steps indexed by env), so that a hook may play a
+//   block's envs together (a policy network evaluates them as one batch); env i's play must
+//   depend on env i alone, never on the block. min_block(): the fewest envs such a block should
+//   have (0: no preference).
 // - takes(env, player): may a state whose `player` is to act be handed to step() in that env
 //   (set_state).
 // - fault(): null, or why no game could be handed to step() (the env then holds a game over,
@@ -127,7 +132,8 @@ struct EverySeat {
   template <class G>
   bool after_deal(const typename G::Config&, typename G::State&, int&, int, size_t, uint64_t) { return true; }
   template <class G>
-  bool after_action(const typename G::Config&, typename G::State&, int&, int, size_t) { return true; }
+  void after_actions(const typename G::Config&, typename G::State*, int*, int, size_t, size_t) {}
+  int64_t min_block() const { return 0; }
   bool takes(size_t, int) const { return true; }
   const char* fault() const { return nullptr; }
   // the caller plays every seat, so it may see every seat's last view
@@ -182,8 +188,16 @@ class BatchEnv final : public BatchEnvBase {
   int step(const int64_t* actions, const int64_t* ticks = nullptr) override {
     const int bad = first_illegal(actions);
     if (bad >= 0) return bad;
-    for_each_env([this, actions, ticks](size_t i) {
-      step_env(i, static_cast<int>(actions[i]), ticks == nullptr ? int64_t{-1} : ticks[i]);
+    // a block at a time: its envs' actions, then the Seats hook's play in all of them together,
+    // then their outputs
+    const int64_t block = std::max(grain(), seats_.min_block());
+    pool_.run(num_envs_, block, [this, actions, ticks](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        apply_action(static_cast<size_t>(i), static_cast<int>(actions[i]), ticks == nullptr ? int64_t{-1} : ticks[i]);
+      }
+      seats_.template after_actions<G>(config_, states_.data(), steps_.data(), max_steps_, static_cast<size_t>(first),
+                                       static_cast<size_t>(last));
+      for (int64_t i = first; i < last; ++i) step_env(static_cast<size_t>(i));
     });
     finish_ended_games();
     return -1;
@@ -337,10 +351,8 @@ class BatchEnv final : public BatchEnvBase {
     }
   }
 
-  // An ended game stays in place (its final observations are written once the step knows how
-  // many games ended: finish_ended_games), so every other env is finished here.
-  // `ticks` < 0: the action's default cost (the same as G::apply).
-  void step_env(size_t i, int action, int64_t ticks) {
+  // Env i's action; `ticks` < 0: the action's default cost (the same as G::apply).
+  void apply_action(size_t i, int action, int64_t ticks) {
     State& s = states_[i];
     if constexpr (TimedGame<G>) {
       G::apply_timed(config_, s, action, ticks);
@@ -348,7 +360,13 @@ class BatchEnv final : public BatchEnvBase {
       apply_unkeyed<G>(config_, s, action);
     }
     ++steps_[i];
-    seats_.template after_action<G>(config_, s, steps_[i], max_steps_, i);
+  }
+
+  // Env i's outputs once its action and the Seats hook's play are done. An ended game stays in
+  // place (its final observations are written once the step knows how many games ended:
+  // finish_ended_games), so every other env is finished here.
+  void step_env(size_t i) {
+    const State& s = states_[i];
     const bool terminated = G::current_player(s) < 0;
     const bool truncated = !terminated && steps_[i] >= max_steps_;
     out_.terminated[i] = terminated;

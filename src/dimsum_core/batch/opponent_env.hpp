@@ -21,7 +21,9 @@
 //   network (bots/policy_net.hpp, the "policy" bot), greedy: the network needs its weights, so it
 //   comes as an object rather than a name. It reads the acting seat's observation and legal
 //   actions only, as the policy bot does; the env's net is shared and read-only, so the threads
-//   evaluate it side by side.
+//   evaluate it side by side. After a step's actions the network plays a block's envs together
+//   (policy_rounds.hpp: one batched evaluation per round of moves, blocks of kPolicyBlock envs);
+//   after a deal, env by env (bots::policy_move). Both give the same moves, bit for bit.
 // - The final observations of an ended game are the learner's view alone, unless the env was
 //   built with every_seat_final (an explicit request, for a caller entitled to every seat's
 //   view): the learner-seat env hands a learner nothing of another seat's.
@@ -39,12 +41,16 @@
 #include "../common/rng.hpp"
 #include "batch_env.hpp"
 #include "opponent_policy.hpp"
+#include "policy_rounds.hpp"
 
 namespace dimsum {
 
 // Salt of the other seats' per-game streams ("OPPONENT"), never equal to a deal's stream.
 inline constexpr uint64_t kOpponentStream = 0x4F50504F4E454E54ull;
 inline constexpr int kMaxSkippedDeals = 1000;
+// Envs per block when a network plays the other seats: a round's batch is a block's waiting envs,
+// and more rows share each read of a weight column (two tiles of bots/policy_net.cpp's rows).
+inline constexpr int64_t kPolicyBlock = 64;
 
 template <class G>
 class LearnerSeat {
@@ -81,9 +87,19 @@ class LearnerSeat {
   }
 
   template <class>
-  bool after_action(const typename G::Config& c, typename G::State& s, int& steps, int max_steps, size_t i) {
-    return play_others(c, s, steps, max_steps, i);
+  void after_actions(const typename G::Config& c, typename G::State* states, int* steps, int max_steps, size_t first,
+                     size_t last) {
+    if (!net_) {
+      for (size_t i = first; i < last; ++i) play_others(c, states[i], steps[i], max_steps, i);
+      return;
+    }
+    play_policy_rounds<G>(*net_, c, states, steps, rngs_.data(), first, last, [&](size_t i) {
+      const int player = G::current_player(states[i]);
+      return player != learners_[i] && player >= 0 && steps[i] < max_steps;
+    });
   }
+
+  int64_t min_block() const { return net_ ? kPolicyBlock : 0; }
 
   bool takes(size_t i, int player) const { return player == learners_[i]; }
 

@@ -14,9 +14,18 @@
 // Speed: a dense layer is computed as a sum of the input's columns (y += x[i] * W[:, i]), with
 // the weights stored transposed so that each column is contiguous: the inner loop is an axpy
 // the compiler vectorizes without reassociating sums (no -ffast-math needed), and the inputs
-// that are zero (one-hot slices, illegal actions) are skipped outright.
+// that are zero (one-hot slices, illegal actions) are skipped outright. forward_rows() takes
+// many inputs at once (a BatchEnv's opponents: batch/policy_rounds.hpp) and adds each column
+// into every row before the next column, so a column is read from memory once per tile of rows
+// rather than once per row; each output still receives bias, then x[i] * W[o][i] for i
+// ascending (zeros skipped), so a row's logits are bit for bit those of forward() alone
+// (forward() is forward_rows() of one row: the same code). A move reads the logits of its legal
+// actions alone (a few out of tens or hundreds), so a move's evaluation computes the last layer
+// for those only, each sum in the same order. Buffers live in a PolicyScratch the caller keeps
+// (per thread), so evaluating a move allocates nothing once they have grown.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +45,25 @@ struct DenseLayer {
   Activation activation = Activation::kNone;
 };
 
+// Working memory of the network (grown on first use, then reused): the activations of a batch
+// of rows, and policy_move's per-move buffers.
+struct PolicyScratch {
+  std::vector<float> layer_a, layer_b;  // activations of the layers, alternately
+  std::vector<float> input, observation, logits;
+  std::vector<uint8_t> mask;
+  std::vector<double> weight;  // choose_action's softmax
+};
+
+// The actions of each of a batch's rows: row r's are actions[r * stride, r * stride + counts[r]).
+struct RowActions {
+  const int16_t* actions = nullptr;
+  const int* counts = nullptr;
+  size_t stride = 0;
+};
+
+// The calling thread's own scratch (thread_local): what the single-move entry points use.
+PolicyScratch& thread_scratch();
+
 struct PolicyNet {
   std::vector<InputPart> inputs;
   int num_actions = 0;
@@ -51,6 +79,11 @@ struct PolicyNet {
   void make_input(const float* observation, const uint8_t* legal_mask, float* input) const;
   // The logits (num_actions) of one input (input_size floats).
   void forward(const float* input, float* logits) const;
+  // The logits of `rows` inputs ([rows][input_size] -> [rows][num_actions]), each row's bit for
+  // bit what forward() gives it alone. rows >= 0. With `only`, the logits a choice reads: those
+  // of each row's legal actions (the others may be left as they were).
+  void forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch,
+                    const RowActions* only = nullptr) const;
   // forward(make_input(observation, legal_mask)).
   void logits(const float* observation, const uint8_t* legal_mask, float* out) const;
 };
@@ -65,13 +98,17 @@ int policy_move(const PolicyNet& net, const typename G::Config& c, const typenam
                 double temperature, Rng& rng) {
   const int player = G::current_player(s);
   LegalActions<G> legal(c, s);
-  std::vector<float> observation(static_cast<size_t>(net.observation_size));
-  G::observe(c, s, player, observation.data());
-  std::vector<uint8_t> mask(static_cast<size_t>(net.num_actions), 0);
-  for (int a : legal) mask[static_cast<size_t>(a)] = 1;
-  std::vector<float> logits(static_cast<size_t>(net.num_actions));
-  net.logits(observation.data(), mask.data(), logits.data());
-  return choose_action(logits.data(), legal.items, legal.size, greedy, temperature, rng);
+  PolicyScratch& scratch = thread_scratch();  // no allocation per move once grown
+  scratch.observation.resize(static_cast<size_t>(net.observation_size));
+  G::observe(c, s, player, scratch.observation.data());
+  scratch.mask.assign(static_cast<size_t>(net.num_actions), 0);
+  for (int a : legal) scratch.mask[static_cast<size_t>(a)] = 1;
+  scratch.input.resize(static_cast<size_t>(net.input_size()));
+  net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data());
+  scratch.logits.resize(static_cast<size_t>(net.num_actions));
+  const RowActions only{legal.items, &legal.size, 0};  // choose_action reads the legal actions' logits alone
+  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only);
+  return choose_action(scratch.logits.data(), legal.items, legal.size, greedy, temperature, rng);
 }
 
 }  // namespace dimsum::bots
