@@ -39,10 +39,18 @@
 #include "../common/action_list.hpp"
 #include "../common/engine.hpp"
 #include "../common/game_api.hpp"
+#include "../common/observation_row.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
 
 namespace dimsum {
+
+// Does game G write BatchEnv's rows sparse (G::observe_sparse, common/observation_row.hpp)? A
+// game without it has its rows written whole by G::observe every step.
+template <class G>
+concept SparseObserve = requires(const typename G::Config& c, const typename G::State& s, float* out, uint64_t* nz) {
+  G::observe_sparse(c, s, 0, out, nz);
+};
 
 // Salt of sample_actions' per-env streams, so they never coincide with the deals' streams.
 inline constexpr uint64_t kSampleSalt = 0x53414D504C450001ull;  // "SAMPLE"
@@ -154,6 +162,8 @@ class BatchEnv final : public BatchEnvBase {
         mask_words_((info_.num_actions + 63) / 64),
         legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
         legal_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_ + 1), 0),
+        obs_words_(SparseObserve<G> ? sparse_row_words(info_.observation_size) : 0),
+        obs_nonzero_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
         seats_(std::move(seats)),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
@@ -175,7 +185,7 @@ class BatchEnv final : public BatchEnvBase {
       std::fill_n(out_.rewards + row(i, info_.players), info_.players, 0.0);
       out_.terminated[i] = false;
       out_.truncated[i] = false;
-      write_current(i);
+      write_current(i, /*whole=*/true);
     });
   }
 
@@ -234,7 +244,7 @@ class BatchEnv final : public BatchEnvBase {
     }
     states_[index(i)] = s;
     steps_[index(i)] = std::max(0, steps);
-    write_current(index(i));
+    write_current(index(i), /*whole=*/true);
     return true;
   }
 
@@ -401,12 +411,27 @@ class BatchEnv final : public BatchEnvBase {
   // caller's bools, and the bits step() checks actions against and sample_actions picks from
   // (with the running counts of legal actions per word), so an env-step generates the legal
   // list once.
-  void write_current(size_t i) {
+  // The observation: a game with G::observe_sparse has its row updated in place, the entries
+  // the env's last observation left non-zero cleared and the new non-zeros written (the cost
+  // of the non-zeros, not of the row: Dim Sum Jam's is 1,093 floats); the values are
+  // G::observe's, bit for bit. That needs the row as this env left it: `whole` (reset,
+  // set_state) zeroes it first, so whatever the caller wrote into it is gone then.
+  // Whoever the row was written for (another seat, the game before an auto-reset) does not
+  // matter: the marks say which entries to clear.
+  void write_current(size_t i, bool whole = false) {
     const State& s = states_[i];
     const int player = G::current_player(s);
     out_.current_player[i] = player;
     float* obs = out_.obs + row(i, info_.observation_size);
-    if (player >= 0) {
+    if constexpr (SparseObserve<G>) {
+      uint64_t* nonzero = obs_nonzero_.data() + row(i, obs_words_);
+      if (whole) {
+        zero_sparse_row(obs, info_.observation_size, nonzero);
+      } else {
+        clear_sparse_row(obs, nonzero, obs_words_);
+      }
+      if (player >= 0) G::observe_sparse(config_, s, player, obs, nonzero);  // else all zero (unreachable)
+    } else if (player >= 0) {
       G::observe(config_, s, player, obs);
     } else {
       std::fill_n(obs, info_.observation_size, 0.0f);  // unreachable: a new game is never over
@@ -446,6 +471,8 @@ class BatchEnv final : public BatchEnvBase {
   const int mask_words_;              // 64-bit words per env in legal_
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
+  const int obs_words_;                 // words per env in obs_nonzero_ (0: G writes rows whole)
+  std::vector<uint64_t> obs_nonzero_;   // env i's row entries left non-zero: [num_envs][obs_words_]
   std::vector<int32_t> ended_;          // the envs that ended in the last step, ascending
   std::shared_ptr<std::vector<float>> final_obs_;  // their final observations (FinalObservations)
   BatchOutputs out_;
