@@ -48,8 +48,8 @@ namespace dimsum {
 // Does game G write BatchEnv's rows sparse (G::observe_sparse, common/observation_row.hpp)? A
 // game without it has its rows written whole by G::observe every step.
 template <class G>
-concept SparseObserve = requires(const typename G::Config& c, const typename G::State& s, float* out, uint64_t* nz) {
-  G::observe_sparse(c, s, 0, out, nz);
+concept SparseObserve = requires(const typename G::Config& c, const typename G::State& s, float* out, uint64_t* marks) {
+  G::observe_sparse(c, s, 0, out, marks, marks);
 };
 
 // Salt of sample_actions' per-env streams, so they never coincide with the deals' streams.
@@ -163,7 +163,8 @@ class BatchEnv final : public BatchEnvBase {
         legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
         legal_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_ + 1), 0),
         obs_words_(SparseObserve<G> ? sparse_row_words(info_.observation_size) : 0),
-        obs_nonzero_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
+        obs_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
+        obs_now_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
         seats_(std::move(seats)),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
@@ -411,26 +412,26 @@ class BatchEnv final : public BatchEnvBase {
   // caller's bools, and the bits step() checks actions against and sample_actions picks from
   // (with the running counts of legal actions per word), so an env-step generates the legal
   // list once.
-  // The observation: a game with G::observe_sparse has its row updated in place, the entries
-  // the env's last observation left non-zero cleared and the new non-zeros written (the cost
-  // of the non-zeros, not of the row: Dim Sum Jam's is 1,093 floats); the values are
-  // G::observe's, bit for bit. That needs the row as this env left it: `whole` (reset,
-  // set_state) zeroes it first, so whatever the caller wrote into it is gone then.
-  // Whoever the row was written for (another seat, the game before an auto-reset) does not
-  // matter: the marks say which entries to clear.
+  // The observation: a game with G::observe_sparse has its row updated in place (SparseRow,
+  // common/observation_row.hpp: the non-zeros written, the entries the env's last write left
+  // non-zero and this one did not zeroed; the cost of the non-zeros and of what changed, not
+  // of the row: Dim Sum Jam's is 1,093 floats); the values are G::observe's, bit for bit.
+  // The mask likewise: the previous legal actions (from the env's own bits) cleared, the new
+  // ones set. Both need the arrays as this env left them: `whole` (reset, set_state) rewrites
+  // the row and the mask whole, so whatever the caller wrote into them is gone then. Whoever
+  // the row was written for (another seat, the game before an auto-reset) does not matter:
+  // the marks say which entries to clear.
   void write_current(size_t i, bool whole = false) {
     const State& s = states_[i];
     const int player = G::current_player(s);
     out_.current_player[i] = player;
     float* obs = out_.obs + row(i, info_.observation_size);
     if constexpr (SparseObserve<G>) {
-      uint64_t* nonzero = obs_nonzero_.data() + row(i, obs_words_);
-      if (whole) {
-        zero_sparse_row(obs, info_.observation_size, nonzero);
-      } else {
-        clear_sparse_row(obs, nonzero, obs_words_);
-      }
-      if (player >= 0) G::observe_sparse(config_, s, player, obs, nonzero);  // else all zero (unreachable)
+      uint64_t* before = obs_before_.data() + row(i, obs_words_);
+      uint64_t* now = obs_now_.data() + row(i, obs_words_);
+      if (whole) zero_sparse_row(obs, info_.observation_size, before);
+      if (player >= 0) G::observe_sparse(config_, s, player, obs, before, now);  // else all zero (unreachable)
+      finish_sparse_row(obs, before, now, obs_words_);
     } else if (player >= 0) {
       G::observe(config_, s, player, obs);
     } else {
@@ -438,7 +439,12 @@ class BatchEnv final : public BatchEnvBase {
     }
     bool* mask = out_.legal_mask + row(i, info_.num_actions);
     uint64_t* bits = legal_.data() + row(i, mask_words_);
-    std::fill_n(mask, info_.num_actions, false);
+    if (whole) {
+      std::fill_n(mask, info_.num_actions, false);
+    } else {  // the last legal actions only (a few), not the whole row (a memset of up to 448 bytes)
+      for (int w = 0; w < mask_words_; ++w)
+        for (uint64_t was = bits[w]; was != 0; was &= was - 1) mask[64 * w + std::countr_zero(was)] = false;
+    }
     std::fill_n(bits, mask_words_, uint64_t{0});
     uint16_t* before = legal_before_.data() + row(i, mask_words_ + 1);
     uint64_t word = 0;  // bits[w], built in a register: the list is sorted
@@ -472,7 +478,8 @@ class BatchEnv final : public BatchEnvBase {
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
   const int obs_words_;                 // words per env in obs_nonzero_ (0: G writes rows whole)
-  std::vector<uint64_t> obs_nonzero_;   // env i's row entries left non-zero: [num_envs][obs_words_]
+  std::vector<uint64_t> obs_before_;    // env i's row entries its last write left non-zero: [num_envs][obs_words_]
+  std::vector<uint64_t> obs_now_;       // those the write under way sets (all zero between writes): the same shape
   std::vector<int32_t> ended_;          // the envs that ended in the last step, ascending
   std::shared_ptr<std::vector<float>> final_obs_;  // their final observations (FinalObservations)
   BatchOutputs out_;

@@ -2,18 +2,25 @@
 //
 // - DenseRow: the per-move API's observe (and BatchEnv's final observations): the row is zeroed
 //   first, then every write lands. What G::observe always did.
-// - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot and
-//   count slices, mostly zero, so clearing the whole row each step cost more than everything
-//   else (Dim Sum Jam: 1,093 floats, 4.4 KB). A SparseRow keeps, per env, a bitmap of the
-//   entries its last write left non-zero: clear_sparse_row zeroes only those, and the new
-//   write stores and marks only non-zero values. Cost ~ the non-zeros, not the row's size.
+// - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot,
+//   bit-set and count slices, mostly zero, and most of them the same as a step before, so
+//   zeroing the whole row and writing it again cost more than the rest of the step (Dim Sum
+//   Jam: 1,093 floats, 4.4 KB, about 96 of them non-zero). A SparseRow keeps two bitmaps per
+//   env: `before`, the entries the env's last write left non-zero, and `now`, those this write
+//   sets. A value is stored only if non-zero; a bit-set slice (set_ones) stores only the ones
+//   that were not there before; finish_sparse_row then zeroes what `before` had and `now` has
+//   not. Cost ~ the non-zeros of the value slices plus what changed in the bit-set slices, not
+//   the row's size.
 //
-// The two give the same bits: a SparseRow skips a write only when the value's bits are all zero
-// (+0.0f, what the cleared entry holds already; -0.0f is written and marked), and a game body
-// writes each entry at most once with set() or accumulates with add() from zero.
-// A SparseRow relies on the row holding what its last write left there: BatchEnv's rows are
-// documented as the env's to write (docs/API.md, "Arrays are the env's own"), and reset()
-// rewrites them whole.
+// The two give the same bits, given a game body that
+// - writes each entry at most once with set() (a value) or set_ones() (1.0f at a mask's bits),
+//   or accumulates it from zero with add();
+// - uses set_ones only on entries that only ever hold 0 or 1.0f (a row's layout is fixed for a
+//   config, so an entry marked in `before` within such a slice holds 1.0f).
+// A SparseRow skips a value only when its bits are all zero (+0.0f, what a zeroed entry holds;
+// -0.0f is stored and marked). It relies on the row holding what its last write left there:
+// BatchEnv's rows are documented as the env's to write (docs/API.md, "Arrays are the env's
+// own"), and reset() and set_state rewrite them whole.
 #pragma once
 
 #include <algorithm>
@@ -22,43 +29,69 @@
 
 namespace dimsum {
 
-// 64-bit words of a SparseRow's bitmap for a row of `size` floats.
+// 64-bit words of one SparseRow bitmap for a row of `size` floats.
 constexpr int sparse_row_words(int size) { return (size + 63) / 64; }
 
 struct DenseRow {
   float* out;
   void set(int i, float v) const { out[i] = v; }
   void add(int i, float v) const { out[i] += v; }
+  // 1.0f at entries at + b for every set bit b of `mask`
+  void set_ones(int at, uint64_t mask) const {
+    for (; mask != 0; mask &= mask - 1) out[at + std::countr_zero(mask)] = 1.0f;
+  }
 };
 
 struct SparseRow {
   float* out;
-  uint64_t* nonzero;  // [sparse_row_words(row size)]: entries this row holds non-zero
+  const uint64_t* before;  // [sparse_row_words(size)]: entries the last write left non-zero
+  uint64_t* now;           // [sparse_row_words(size)], all zero at the start of the write
+
+  static uint64_t bit(int i) { return uint64_t{1} << (i & 63); }
   void set(int i, float v) const {
-    if (std::bit_cast<uint32_t>(v) == 0) return;  // +0.0f: the entry is zero already
+    if (std::bit_cast<uint32_t>(v) == 0) return;  // +0.0f: zeroed by finish_sparse_row if needed
     out[i] = v;
-    nonzero[i >> 6] |= uint64_t{1} << (i & 63);
+    now[i >> 6] |= bit(i);
   }
   void add(int i, float v) const {
-    out[i] += v;
-    nonzero[i >> 6] |= uint64_t{1} << (i & 63);
+    if (now[i >> 6] & bit(i)) {
+      out[i] += v;
+    } else {  // the first add of this write: from zero, whatever the entry held
+      out[i] = 0.0f + v;
+      now[i >> 6] |= bit(i);
+    }
+  }
+  void set_ones(int at, uint64_t mask) const {
+    if (mask == 0) return;
+    const int w = at >> 6, shift = at & 63;
+    // the 64 entries from `at` on, as the last write marked them (the mask stays inside the row)
+    uint64_t had = before[w] >> shift;
+    const uint64_t low = mask << shift;
+    now[w] |= low;
+    if (shift != 0 && (mask >> (64 - shift)) != 0) {
+      had |= before[w + 1] << (64 - shift);
+      now[w + 1] |= mask >> (64 - shift);
+    }
+    for (uint64_t fresh = mask & ~had; fresh != 0; fresh &= fresh - 1) out[at + std::countr_zero(fresh)] = 1.0f;
   }
 };
 
-// Zeroes the entries `nonzero` marks, and the marks: the row is all +0.0f again, as far as
-// SparseRow writes go.
-inline void clear_sparse_row(float* out, uint64_t* nonzero, int words) {
+// After a SparseRow write: zeroes the entries `before` marked and `now` did not, then `before`
+// becomes `now` (and `now` all zero for the next write).
+inline void finish_sparse_row(float* out, uint64_t* before, uint64_t* now, int words) {
   for (int w = 0; w < words; ++w) {
-    for (uint64_t bits = nonzero[w]; bits != 0; bits &= bits - 1) out[64 * w + std::countr_zero(bits)] = 0.0f;
-    nonzero[w] = 0;
+    for (uint64_t stale = before[w] & ~now[w]; stale != 0; stale &= stale - 1)
+      out[64 * w + std::countr_zero(stale)] = 0.0f;
+    before[w] = now[w];
+    now[w] = 0;
   }
 }
 
 // A whole row zeroed and its marks with it (BatchEnv's reset and set_state: whatever the caller
 // wrote into the row is gone).
-inline void zero_sparse_row(float* out, int size, uint64_t* nonzero) {
+inline void zero_sparse_row(float* out, int size, uint64_t* before) {
   std::fill_n(out, size, 0.0f);
-  std::fill_n(nonzero, sparse_row_words(size), uint64_t{0});
+  std::fill_n(before, sparse_row_words(size), uint64_t{0});
 }
 
 }  // namespace dimsum

@@ -1,7 +1,6 @@
 // Dim Sum Jam's observation: the slices declared in schema.cpp, in order, seats relative to the
 // observer. One body (write_observation) for both rows of common/observation_row.hpp: observe
-// zeroes the row and writes it whole, observe_sparse (BatchEnv) writes the non-zeros only.
-#include "../common/bits.hpp"
+// zeroes the row and writes it whole, observe_sparse (BatchEnv) updates it in place.
 #include "../common/observation_row.hpp"
 #include "engine.hpp"
 
@@ -20,12 +19,12 @@ void write_observation(const Config& c, const State& s, int player, const Row& r
   at += P;
   row.set(at + rel(s.active), 1.0f);
   at += P;
-  for (int seat = 0; seat < P; ++seat)
-    for_each_bit(s.hands[seat], [&](int t) { row.set(at + rel(seat) * kTokens + t, 1.0f); });
+  // the bit sets as masks: a SparseRow writes only the ones that were not there a step before
+  for (int seat = 0; seat < P; ++seat) row.set_ones(at + rel(seat) * kTokens, s.hands[seat]);
   at += P * kTokens;
-  for_each_bit(s.bag, [&](int t) { row.set(at + t, 1.0f); });
+  row.set_ones(at, s.bag);
   at += kTokens;
-  for_each_bit(s.discard, [&](int t) { row.set(at + t, 1.0f); });
+  row.set_ones(at, s.discard);
   at += kTokens;
   const int cards = at;
   const int empty_icons = cards + kTables * C;
@@ -46,9 +45,14 @@ void write_observation(const Config& c, const State& s, int player, const Row& r
   row.set(at + s.required, 1.0f);
   at += kTables + 1;
   // positions the set-up shuffle has not reached yet (explicit mode) show no back
-  for (int i = s.shuffle_left; i < s.deck_len; ++i) row.set(at + 2 * i + (s.deck_vips >> i & 1u), 1.0f);
+  // (two entries a position, regular and VIP: 32 positions a mask)
+  for (int first = s.shuffle_left; first < s.deck_len; first += 32) {
+    uint64_t backs = 0;
+    for (int i = first; i < s.deck_len && i < first + 32; ++i) backs |= uint64_t{1} << (2 * (i - first) + (s.deck_vips >> i & 1u));
+    row.set_ones(at + 2 * first, backs);
+  }
   at += 2 * c.deck_length;
-  for_each_bit(s.out, [&](int card) { row.set(at + card, 1.0f); });
+  row.set_ones(at, s.out);
   at += C;
   auto next = [&](float v) { row.set(at++, v); };
   next(s.tea_supply);
@@ -81,8 +85,9 @@ void Engine::observe(const Config& c, const State& s, int player, float* out) {
   write_observation(c, s, player, DenseRow{out});
 }
 
-void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, uint64_t* nonzero) {
-  write_observation(c, s, player, SparseRow{out, nonzero});
+void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
+                            uint64_t* now) {
+  write_observation(c, s, player, SparseRow{out, before, now});
 }
 
 }  // namespace dimsum::dim_sum_jam

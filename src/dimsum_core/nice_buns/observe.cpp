@@ -1,7 +1,7 @@
 // Nice Buns' observation: the slices declared in schema.cpp, in order. Everything is public
 // (NB-12) and seats are absolute, like the action targets. One body (write_observation) for
 // both rows of common/observation_row.hpp: observe zeroes the row and writes it whole,
-// observe_sparse (BatchEnv) writes the non-zeros only.
+// observe_sparse (BatchEnv) updates it in place.
 #include "../common/observation_row.hpp"
 #include "engine.hpp"
 
@@ -51,8 +51,9 @@ void Engine::observe(const Config& c, const State& s, int player, float* out) {
   write_observation(c, s, player, DenseRow{out});
 }
 
-void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, uint64_t* nonzero) {
-  write_observation(c, s, player, SparseRow{out, nonzero});
+void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
+                            uint64_t* now) {
+  write_observation(c, s, player, SparseRow{out, before, now});
 }
 
 }  // namespace dimsum::nice_buns

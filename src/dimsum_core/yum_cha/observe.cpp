@@ -1,6 +1,6 @@
 // Yum Cha's observation: the slices declared in schema.cpp, in order, my seat first. One body
 // (write_observation) for both rows of common/observation_row.hpp: observe zeroes the row and
-// writes it whole, observe_sparse (BatchEnv) writes the non-zeros only. A count slice visits
+// writes it whole, observe_sparse (BatchEnv) updates it in place. A count slice visits
 // the kinds present only (most of 5 x num_types counts are zero).
 #include "../common/observation_row.hpp"
 #include "engine.hpp"
@@ -44,8 +44,9 @@ void Engine::observe(const Config& c, const State& s, int player, float* out) {
   write_observation(c, s, player, DenseRow{out});
 }
 
-void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, uint64_t* nonzero) {
-  write_observation(c, s, player, SparseRow{out, nonzero});
+void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
+                            uint64_t* now) {
+  write_observation(c, s, player, SparseRow{out, before, now});
 }
 
 }  // namespace dimsum::yum_cha
