@@ -5,7 +5,7 @@
 // - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot,
 //   bit-set and count slices, mostly zero, and most of them the same as a step before, so
 //   zeroing the whole row and writing it again cost more than the rest of the step (Dim Sum
-//   Jam: 1,093 floats, 4.4 KB, about 96 of them non-zero). A SparseRow keeps two bitmaps per
+//   Jam: 1,093 floats, 4.4 KB, about 96 of them non-zero at 4 players). A SparseRow keeps two bitmaps per
 //   env: `before`, the entries the env's last write left non-zero, and `now`, those this write
 //   sets. A value is stored only if non-zero; a bit-set slice (set_ones) stores only the ones
 //   that were not there before; finish_sparse_row then zeroes what `before` had and `now` has
@@ -13,8 +13,7 @@
 //   the row's size.
 //
 // The two give the same bits, given a game body that
-// - writes each entry at most once with set() (a value) or set_ones() (1.0f at a mask's bits),
-//   or accumulates it from zero with add();
+// - writes each entry at most once, with set() (a value) or set_ones() (1.0f at a mask's bits);
 // - uses set_ones only on entries that only ever hold 0 or 1.0f (a row's layout is fixed for a
 //   config, so an entry marked in `before` within such a slice holds 1.0f).
 // A SparseRow skips a value only when its bits are all zero (+0.0f, what a zeroed entry holds;
@@ -35,7 +34,6 @@ constexpr int sparse_row_words(int size) { return (size + 63) / 64; }
 struct DenseRow {
   float* out;
   void set(int i, float v) const { out[i] = v; }
-  void add(int i, float v) const { out[i] += v; }
   // 1.0f at entries at + b for every set bit b of `mask`
   void set_ones(int at, uint64_t mask) const {
     for (; mask != 0; mask &= mask - 1) out[at + std::countr_zero(mask)] = 1.0f;
@@ -52,14 +50,6 @@ struct SparseRow {
     if (std::bit_cast<uint32_t>(v) == 0) return;  // +0.0f: zeroed by finish_sparse_row if needed
     out[i] = v;
     now[i >> 6] |= bit(i);
-  }
-  void add(int i, float v) const {
-    if (now[i >> 6] & bit(i)) {
-      out[i] += v;
-    } else {  // the first add of this write: from zero, whatever the entry held
-      out[i] = 0.0f + v;
-      now[i >> 6] |= bit(i);
-    }
   }
   void set_ones(int at, uint64_t mask) const {
     if (mask == 0) return;

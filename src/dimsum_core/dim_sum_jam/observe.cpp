@@ -34,12 +34,16 @@ void write_observation(const Config& c, const State& s, int player, const Row& r
     const int card = s.table_card[k];
     if (card < 0) continue;
     row.set(cards + k * C + card, 1.0f);
+    // counted here, each written once (sums of ones from zero: the same floats as += on the row)
+    int empty[kTypes] = {}, tea = 0;
     for (int i = 0; i < c.num_icons[card]; ++i) {
       const int slot = s.slots[k][i];
-      if (slot == kEmpty) row.add(empty_icons + k * kTypes + c.icons[card][i], 1.0f);
-      else if (slot == kTea) row.add(teas + k, 1.0f);
+      if (slot == kEmpty) ++empty[c.icons[card][i]];
+      else if (slot == kTea) ++tea;
       else row.set(tokens + k * kTokens + slot, 1.0f);
     }
+    for (int t = 0; t < kTypes; ++t) row.set(empty_icons + k * kTypes + t, static_cast<float>(empty[t]));
+    row.set(teas + k, static_cast<float>(tea));
   }
   at = teas + kTables;
   row.set(at + s.required, 1.0f);
