@@ -125,9 +125,6 @@ struct Engine {
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
-  // BatchEnv's rows, updated in place (common/observation_row.hpp, SparseRow)
-  static void observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
-                             uint64_t* now);
   // state_io.cpp: states from outside. resample is the default (copy and reseed): hands,
   // tables, the discard pile, the bag's contents and the deck's backs are public; the hidden
   // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
