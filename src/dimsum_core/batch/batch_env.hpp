@@ -415,7 +415,7 @@ class BatchEnv final : public BatchEnvBase {
   // The observation: a game with G::observe_sparse has its row updated in place (SparseRow,
   // common/observation_row.hpp: the non-zeros written, the entries the env's last write left
   // non-zero and this one did not zeroed; the cost of the non-zeros and of what changed, not
-  // of the row: Dim Sum Jam's is 1,093 floats); the values are G::observe's, bit for bit.
+  // of the row); the values are G::observe's, bit for bit.
   // The mask likewise: the previous legal actions (from the env's own bits) cleared, the new
   // ones set. Both need the arrays as this env left them: `whole` (reset, set_state) rewrites
   // the row and the mask whole, so whatever the caller wrote into them is gone then. Whoever
@@ -440,8 +440,7 @@ class BatchEnv final : public BatchEnvBase {
     bool* mask = out_.legal_mask + row(i, info_.num_actions);
     uint64_t* bits = legal_.data() + row(i, mask_words_);
     if (whole) std::fill_n(mask, info_.num_actions, false);
-    // the last legal actions only (a few), not the whole row (a memset of up to 448 bytes, which
-    // callgrind counts as an instruction a byte); the bits zeroed in the same pass
+    // the last legal actions only (a few), not the whole row; the bits zeroed in the same pass
     for (int w = 0; w < mask_words_; ++w) {
       for (uint64_t was = whole ? 0 : bits[w]; was != 0; was &= was - 1) mask[64 * w + std::countr_zero(was)] = false;
       bits[w] = 0;

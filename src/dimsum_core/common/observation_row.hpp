@@ -3,9 +3,11 @@
 // - DenseRow: the per-move API's observe (and BatchEnv's final observations): the row is zeroed
 //   first, then every write lands. What G::observe always did.
 // - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot,
-//   bit-set and count slices, mostly zero, and most of them the same as a step before, so
-//   zeroing the whole row and writing it again cost more than the rest of the step (Dim Sum
-//   Jam: 1,093 floats, 4.4 KB, about 96 of them non-zero at 4 players). A SparseRow keeps two bitmaps per
+//   bit-set and count slices, mostly zero, and most of them the same as a step before (Yum
+//   Cha: 212 floats, about 28 non-zero; its dense write was most of an env-step). Not for every
+//   game: a large row (Dim Sum Jam's 4.4 KB) costs its cache lines more than its instructions,
+//   and the scattered stores were slower there than a memset (docs/PERFORMANCE.md, "BatchEnv
+//   rows updated in place"). A SparseRow keeps two bitmaps per
 //   env: `before`, the entries the env's last write left non-zero, and `now`, those this write
 //   sets. A value is stored only if non-zero; a bit-set slice (set_ones) stores only the ones
 //   that were not there before; finish_sparse_row then zeroes what `before` had and `now` has
