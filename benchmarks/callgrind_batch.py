@@ -4,6 +4,15 @@ functions (how often an env-step generates its legal actions, observes, keys a s
     python benchmarks/callgrind_batch.py GAME ENVS STEPS [FUNCTION ...]
     python benchmarks/callgrind_batch.py dim_sum_jam 64 20 Engine::legal_actions has_play
 
+It also prints the env-step's floor: what the step costs outside the game and the outputs the
+game fills, i.e. the instructions not under a call of the game's own functions (every function
+of namespace dimsum::GAME: apply, legal_actions, observe, new_state, returns) nor of BatchEnv's
+write_current (the obs row, the mask and its bits). What is left is the Python call, the binding,
+sample_actions (a random legal action drawn from the mask's bits), the legality check, and the
+step's own bookkeeping (rewards, flags, the scan for ended games): a step of a game that does
+nothing. "x floor" is the whole env-step over it. A game's code inlined into BatchEnv's own
+functions (no call) counts as floor: the figure is a floor for the step as built.
+
 One thread, `step(sample_actions(k))` from Python on the benchmarks' configuration of GAME, after
 three warm-up steps; a run with the same set-up and no measured steps is subtracted, as in
 perf_guard.py. A FUNCTION matches every C++ symbol that contains it. Counts are instructions, the
@@ -38,7 +47,7 @@ for k in range(steps):
 
 
 def callgrind(game: str, envs: int, steps: int, functions: list) -> tuple:
-    """(total instructions, {function: calls}) of one run."""
+    """(total instructions, {function: calls}, instructions under the game's work) of one run."""
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     with tempfile.TemporaryDirectory() as tmp:
@@ -48,22 +57,44 @@ def callgrind(game: str, envs: int, steps: int, functions: list) -> tuple:
         if proc.returncode != 0:
             raise RuntimeError(f"valgrind failed:\n{proc.stderr[-2000:]}")
         total = int(re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr).group(1).replace(",", ""))
-        # callgrind names a function once, "fn=(id) name" or "cfn=(id) name", then "(id)" alone
-        names, calls, callee = {}, dict.fromkeys(functions, 0), None
+        # callgrind names a function once, "fn=(id) name" or "cfn=(id) name", then "(id)" alone;
+        # a "calls=" line is followed by the line of that call's inclusive cost
+        names, calls, callee, caller = {}, dict.fromkeys(functions, 0), None, ""
+        work, pending = 0, False
         for line in out.read_text(errors="replace").splitlines():
+            if pending:  # the inclusive cost of a call from outside the work into it
+                work += int(line.split()[-1])
+                pending = False
+                continue
             m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?", line)
             if m:
                 if m.group(3):
                     names[m.group(2)] = m.group(3)
-                callee = names.get(m.group(2), "") if m.group(1) else None
+                if m.group(1):
+                    callee = names.get(m.group(2), "")
+                else:
+                    caller, callee = names.get(m.group(2), ""), None
                 continue
             m = re.match(r"calls=(\d+)", line)
             if m and callee is not None:
                 for f in functions:
                     if f in callee:
                         calls[f] += int(m.group(1))
+                pending = is_work(game, callee) and not is_work(game, caller)
                 callee = None
-        return total, calls
+        return total, calls, work
+
+
+def is_work(game: str, function: str) -> bool:
+    """Is `function` the game's own code or the writing of its outputs (the module docstring).
+    Template arguments and parameter lists are left out first: BatchEnv<dimsum::GAME::Engine>'s
+    own functions name the game only there."""
+    if "::write_current(" in function:
+        return True
+    bare, before = function, None
+    while bare != before:  # innermost <...> and (...) first, until none is left
+        before, bare = bare, re.sub(r"<[^<>]*>|\([^()]*\)", "", bare)
+    return f"dimsum::{game}::" in bare
 
 
 def main(argv=None) -> int:
@@ -72,10 +103,13 @@ def main(argv=None) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     game, envs, steps, functions = argv[0], int(argv[1]), int(argv[2]), argv[3:]
-    base, base_calls = callgrind(game, envs, 0, functions)
-    total, total_calls = callgrind(game, envs, steps, functions)
+    base, base_calls, base_work = callgrind(game, envs, 0, functions)
+    total, total_calls, work = callgrind(game, envs, steps, functions)
     n = envs * steps
-    print(f"{game}, {envs} envs x {steps} steps: {(total - base) / n:.1f} instructions per env-step")
+    per_step = (total - base) / n
+    floor = ((total - work) - (base - base_work)) / n
+    print(f"{game}, {envs} envs x {steps} steps: {per_step:.1f} instructions per env-step; "
+          f"floor {floor:.1f}, {per_step / floor:.2f}x floor")
     for f in functions:
         print(f"  {f}: {(total_calls[f] - base_calls[f]) / n:.3f} calls per env-step")
     return 0

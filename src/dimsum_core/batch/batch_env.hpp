@@ -39,10 +39,18 @@
 #include "../common/action_list.hpp"
 #include "../common/engine.hpp"
 #include "../common/game_api.hpp"
+#include "../common/observation_row.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
 
 namespace dimsum {
+
+// Does game G write BatchEnv's rows sparse (G::observe_sparse, common/observation_row.hpp)? A
+// game without it has its rows written whole by G::observe every step.
+template <class G>
+concept SparseObserve = requires(const typename G::Config& c, const typename G::State& s, float* out, uint64_t* marks) {
+  G::observe_sparse(c, s, 0, out, marks, marks);
+};
 
 // Salt of sample_actions' per-env streams, so they never coincide with the deals' streams.
 inline constexpr uint64_t kSampleSalt = 0x53414D504C450001ull;  // "SAMPLE"
@@ -160,6 +168,9 @@ class BatchEnv final : public BatchEnvBase {
         mask_words_((info_.num_actions + 63) / 64),
         legal_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_), 0),
         legal_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(mask_words_ + 1), 0),
+        obs_words_(SparseObserve<G> ? sparse_row_words(info_.observation_size) : 0),
+        obs_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
+        obs_now_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
         seats_(std::move(seats)),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
@@ -181,7 +192,7 @@ class BatchEnv final : public BatchEnvBase {
       std::fill_n(out_.rewards + row(i, info_.players), info_.players, 0.0);
       out_.terminated[i] = false;
       out_.truncated[i] = false;
-      write_current(i);
+      write_current(i, /*whole=*/true);
     });
   }
 
@@ -248,7 +259,7 @@ class BatchEnv final : public BatchEnvBase {
     }
     states_[index(i)] = s;
     steps_[index(i)] = std::max(0, steps);
-    write_current(index(i));
+    write_current(index(i), /*whole=*/true);
     return true;
   }
 
@@ -419,20 +430,39 @@ class BatchEnv final : public BatchEnvBase {
   // caller's bools, and the bits step() checks actions against and sample_actions picks from
   // (with the running counts of legal actions per word), so an env-step generates the legal
   // list once.
-  void write_current(size_t i) {
+  // The observation: a game with G::observe_sparse has its row updated in place (SparseRow,
+  // common/observation_row.hpp: the non-zeros written, the entries the env's last write left
+  // non-zero and this one did not zeroed; the cost of the non-zeros and of what changed, not
+  // of the row); the values are G::observe's, bit for bit.
+  // The mask likewise: the previous legal actions (from the env's own bits) cleared, the new
+  // ones set. Both need the arrays as this env left them: `whole` (reset, set_state) rewrites
+  // the row and the mask whole, so whatever the caller wrote into them is gone then. Whoever
+  // the row was written for (another seat, the game before an auto-reset) does not matter:
+  // the marks say which entries to clear.
+  void write_current(size_t i, bool whole = false) {
     const State& s = states_[i];
     const int player = G::current_player(s);
     out_.current_player[i] = player;
     float* obs = out_.obs + row(i, info_.observation_size);
-    if (player >= 0) {
+    if constexpr (SparseObserve<G>) {
+      uint64_t* before = obs_before_.data() + row(i, obs_words_);
+      uint64_t* now = obs_now_.data() + row(i, obs_words_);
+      if (whole) zero_sparse_row(obs, info_.observation_size, before);
+      if (player >= 0) G::observe_sparse(config_, s, player, obs, before, now);  // else all zero (unreachable)
+      finish_sparse_row(obs, before, now, obs_words_);
+    } else if (player >= 0) {
       G::observe(config_, s, player, obs);
     } else {
       std::fill_n(obs, info_.observation_size, 0.0f);  // unreachable: a new game is never over
     }
     bool* mask = out_.legal_mask + row(i, info_.num_actions);
     uint64_t* bits = legal_.data() + row(i, mask_words_);
-    std::fill_n(mask, info_.num_actions, false);
-    std::fill_n(bits, mask_words_, uint64_t{0});
+    if (whole) std::fill_n(mask, info_.num_actions, false);
+    // the last legal actions only (a few), not the whole row; the bits zeroed in the same pass
+    for (int w = 0; w < mask_words_; ++w) {
+      for (uint64_t was = whole ? 0 : bits[w]; was != 0; was &= was - 1) mask[64 * w + std::countr_zero(was)] = false;
+      bits[w] = 0;
+    }
     uint16_t* before = legal_before_.data() + row(i, mask_words_ + 1);
     uint64_t word = 0;  // bits[w], built in a register: the list is sorted
     int w = 0;
@@ -464,6 +494,9 @@ class BatchEnv final : public BatchEnvBase {
   const int mask_words_;              // 64-bit words per env in legal_
   std::vector<uint64_t> legal_;       // env i's legal actions as bits: [num_envs][mask_words_]
   std::vector<uint16_t> legal_before_;  // legal actions in the words before word w: [num_envs][mask_words_ + 1]
+  const int obs_words_;                 // words per env in obs_nonzero_ (0: G writes rows whole)
+  std::vector<uint64_t> obs_before_;    // env i's row entries its last write left non-zero: [num_envs][obs_words_]
+  std::vector<uint64_t> obs_now_;       // those the write under way sets (all zero between writes): the same shape
   std::vector<int32_t> ended_;          // the envs that ended in the last step, ascending
   std::shared_ptr<std::vector<float>> final_obs_;  // their final observations (FinalObservations)
   BatchOutputs out_;

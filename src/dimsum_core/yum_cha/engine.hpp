@@ -104,6 +104,9 @@ struct Engine {
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
+  // BatchEnv's rows, updated in place (common/observation_row.hpp, SparseRow)
+  static void observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
+                             uint64_t* now);
   // state_io.cpp: states from outside, and what a player cannot see
   static bool validate(const Config& c, const State& s, char* err, int errlen);
   static void resample(const Config& c, const State& s, int player, uint64_t seed, State& out);

@@ -1,26 +1,52 @@
-// Yum Cha's observation: the slices declared in schema.cpp, in order, my seat first.
+// Yum Cha's observation: the slices declared in schema.cpp, in order, my seat first. One body
+// (write_observation) for both rows of common/observation_row.hpp: observe zeroes the row and
+// writes it whole, observe_sparse (BatchEnv) updates it in place. A count slice visits
+// the kinds present only (most of 5 x num_types counts are zero).
+#include "../common/observation_row.hpp"
 #include "engine.hpp"
 
 namespace dimsum::yum_cha {
+namespace {
 
-void Engine::observe(const Config& c, const State& s, int player, float* out) {
+template <class Row>
+void write_observation(const Config& c, const State& s, int player, const Row& row) {
   const int P = c.players, T = c.num_types;
-  auto seat = [&](int k) { return (player + k) % P; };
+  // player and k are both in [0, P): one compare and subtract, not a division
+  auto seat = [&](int k) { return player + k < P ? player + k : player + k - P; };
+  int at = 0;  // where the current slice starts
   auto counts = [&](const Counts64& where) {
-    for (int t = 0; t < T; ++t) *out++ = static_cast<float>(where.get(t));
+    where.for_each_present([&](int t) {
+      if (t < T) row.set(at + t, static_cast<float>(where.get(t)));
+    });
+    at += T;
   };
+  auto next = [&](float v) { row.set(at++, v); };
   counts(s.hands[player]);
   counts(s.centre);
   for (int k = 1; k < P; ++k) counts(s.known[seat(k)]);
-  for (int k = 0; k < P; ++k) *out++ = s.hand_size[seat(k)];
-  *out++ = s.deck_size;
-  for (int k = 0; k < P; ++k) *out++ = s.scores[seat(k)];
-  for (int r = 0; r < c.rounds; ++r) *out++ = (r == s.round) ? 1.0f : 0.0f;
-  *out++ = s.phase == kDraw ? 1.0f : 0.0f;
-  *out++ = s.phase == kDiscard ? 1.0f : 0.0f;
-  for (int k = 0; k < P; ++k) *out++ = (seat(k) == s.current) ? 1.0f : 0.0f;
-  for (int t = 0; t < T; ++t) *out++ = (t == s.last_taken) ? 1.0f : 0.0f;
-  *out++ = s.turn;
+  for (int k = 0; k < P; ++k) next(s.hand_size[seat(k)]);
+  next(s.deck_size);
+  for (int k = 0; k < P; ++k) next(s.scores[seat(k)]);
+  if (s.round >= 0 && s.round < c.rounds) row.set(at + s.round, 1.0f);
+  at += c.rounds;
+  next(s.phase == kDraw ? 1.0f : 0.0f);
+  next(s.phase == kDiscard ? 1.0f : 0.0f);
+  for (int k = 0; k < P; ++k) next(seat(k) == s.current ? 1.0f : 0.0f);
+  if (s.last_taken >= 0 && s.last_taken < T) row.set(at + s.last_taken, 1.0f);
+  at += T;
+  next(s.turn);
+}
+
+}  // namespace
+
+void Engine::observe(const Config& c, const State& s, int player, float* out) {
+  for (int i = 0; i < c.observation_size; ++i) out[i] = 0.0f;
+  write_observation(c, s, player, DenseRow{out});
+}
+
+void Engine::observe_sparse(const Config& c, const State& s, int player, float* out, const uint64_t* before,
+                            uint64_t* now) {
+  write_observation(c, s, player, SparseRow{out, before, now});
 }
 
 }  // namespace dimsum::yum_cha

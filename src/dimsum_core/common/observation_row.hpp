@@ -1,0 +1,89 @@
+// Where a game's observe writes: one body per game, written against a Row, instantiated twice.
+//
+// - DenseRow: the per-move API's observe (and BatchEnv's final observations): the row is zeroed
+//   first, then every write lands. What G::observe always did.
+// - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot,
+//   bit-set and count slices, mostly zero, and most of them the same as a step before (Yum
+//   Cha: 212 floats, about 28 non-zero; its dense write was most of an env-step). Not for every
+//   game: a large row (Dim Sum Jam's 4.4 KB) costs its cache lines more than its instructions,
+//   and the scattered stores were slower there than a memset (docs/PERFORMANCE.md, "BatchEnv
+//   rows updated in place"). A SparseRow keeps two bitmaps per
+//   env: `before`, the entries the env's last write left non-zero, and `now`, those this write
+//   sets. A value is stored only if non-zero; a bit-set slice (set_ones) stores only the ones
+//   that were not there before; finish_sparse_row then zeroes what `before` had and `now` has
+//   not. Cost ~ the non-zeros of the value slices plus what changed in the bit-set slices, not
+//   the row's size.
+//
+// The two give the same bits, given a game body that
+// - writes each entry at most once, with set() (a value) or set_ones() (1.0f at a mask's bits);
+// - uses set_ones only on entries that only ever hold 0 or 1.0f (a row's layout is fixed for a
+//   config, so an entry marked in `before` within such a slice holds 1.0f).
+// A SparseRow skips a value only when its bits are all zero (+0.0f, what a zeroed entry holds;
+// -0.0f is stored and marked). It relies on the row holding what its last write left there:
+// BatchEnv's rows are documented as the env's to write (docs/API.md, "Arrays are the env's
+// own"), and reset() and set_state rewrite them whole.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+namespace dimsum {
+
+// 64-bit words of one SparseRow bitmap for a row of `size` floats.
+constexpr int sparse_row_words(int size) { return (size + 63) / 64; }
+
+struct DenseRow {
+  float* out;
+  void set(int i, float v) const { out[i] = v; }
+  // 1.0f at entries at + b for every set bit b of `mask`
+  void set_ones(int at, uint64_t mask) const {
+    for (; mask != 0; mask &= mask - 1) out[at + std::countr_zero(mask)] = 1.0f;
+  }
+};
+
+struct SparseRow {
+  float* out;
+  const uint64_t* before;  // [sparse_row_words(size)]: entries the last write left non-zero
+  uint64_t* now;           // [sparse_row_words(size)], all zero at the start of the write
+
+  static uint64_t bit(int i) { return uint64_t{1} << (i & 63); }
+  void set(int i, float v) const {
+    if (std::bit_cast<uint32_t>(v) == 0) return;  // +0.0f: zeroed by finish_sparse_row if needed
+    out[i] = v;
+    now[i >> 6] |= bit(i);
+  }
+  void set_ones(int at, uint64_t mask) const {
+    if (mask == 0) return;
+    const int w = at >> 6, shift = at & 63;
+    // the 64 entries from `at` on, as the last write marked them (the mask stays inside the row)
+    uint64_t had = before[w] >> shift;
+    const uint64_t low = mask << shift;
+    now[w] |= low;
+    if (shift != 0 && (mask >> (64 - shift)) != 0) {
+      had |= before[w + 1] << (64 - shift);
+      now[w + 1] |= mask >> (64 - shift);
+    }
+    for (uint64_t fresh = mask & ~had; fresh != 0; fresh &= fresh - 1) out[at + std::countr_zero(fresh)] = 1.0f;
+  }
+};
+
+// After a SparseRow write: zeroes the entries `before` marked and `now` did not, then `before`
+// becomes `now` (and `now` all zero for the next write).
+inline void finish_sparse_row(float* out, uint64_t* before, uint64_t* now, int words) {
+  for (int w = 0; w < words; ++w) {
+    for (uint64_t stale = before[w] & ~now[w]; stale != 0; stale &= stale - 1)
+      out[64 * w + std::countr_zero(stale)] = 0.0f;
+    before[w] = now[w];
+    now[w] = 0;
+  }
+}
+
+// A whole row zeroed and its marks with it (BatchEnv's reset and set_state: whatever the caller
+// wrote into the row is gone).
+inline void zero_sparse_row(float* out, int size, uint64_t* before) {
+  std::fill_n(out, size, 0.0f);
+  std::fill_n(before, sparse_row_words(size), uint64_t{0});
+}
+
+}  // namespace dimsum

@@ -1,0 +1,91 @@
+"""BatchEnv's rows are updated in place (only the entries that change are written:
+common/observation_row.hpp): every step's obs row is the per-move API's observation for the player
+to act, bit for bit, and the legal mask its legal actions, in every game, with every seat's turn
+(a row passes from seat to seat), across auto-resets, after set_state and after reset."""
+
+import numpy as np
+import pytest
+
+import dimsum
+from dimsum import _core
+from dimsum.testing import profile
+
+GAMES = _core.registered_games()
+# the benchmarks' configurations and the small ones (short games: many auto-resets)
+CONFIGS = [(name, kind) for name in GAMES for kind in ("bench", "small")]
+
+
+def make(name, kind):
+    return dimsum.make(name, **getattr(profile(name), kind))
+
+
+def assert_rows_are_the_per_move_apis(env, obs, mask, player):
+    for i in range(env.num_envs):
+        state = env.clone_state(i)
+        assert player[i] == state.current_player
+        expected = state.observation(state.current_player)
+        # bits, not values: -0.0 against 0.0 or a NaN would show
+        np.testing.assert_array_equal(obs[i].view(np.uint32), expected.view(np.uint32), err_msg=f"env {i}")
+        np.testing.assert_array_equal(np.flatnonzero(mask[i]), state.legal_actions(), err_msg=f"env {i}")
+
+
+@pytest.mark.parametrize("name,kind", CONFIGS)
+def test_every_steps_rows_are_the_per_move_observations(name, kind):
+    env = dimsum.BatchEnv(make(name, kind), 12, seed=5 + len(name), threads=1)
+    obs, info = env.reset()
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    ended = 0
+    for k in range(150):
+        obs, _, terminated, truncated, info = env.step(env.sample_actions(k))
+        ended += int((terminated | truncated).sum())
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    assert ended > 0 or kind == "bench"  # the small games end within these steps
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_learner_seat_rows_are_the_per_move_observations(name):
+    env = dimsum.BatchEnv(make(name, "small"), 8, seed=3, threads=2, learner_seat=1)
+    obs, info = env.reset()
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    for k in range(100):
+        obs, _, _, _, info = env.step(env.sample_actions(k))
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rows_after_set_state_and_the_steps_after_it(name):
+    game = make(name, "small")
+    env = dimsum.BatchEnv(game, 6, seed=11, threads=1)
+    obs, info = env.reset()
+    donor = dimsum.BatchEnv(game, 6, seed=12, threads=1)
+    donor.reset()
+    for k in range(40):
+        env.step(env.sample_actions(k))
+        donor.step(donor.sample_actions(k))
+        if k % 7 == 3:  # another game's position, often another seat to act, into env k % 6
+            env.set_state(k % 6, donor.clone_state((k + 1) % 6))
+            assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_reset_and_set_state_rewrite_a_row_the_caller_wrote_into(name):
+    """docs/API.md: a step writes only the entries that change, so a row the caller wrote into
+    is rewritten whole by reset() (every row) and set_state (its env's row) only."""
+    game = make(name, "small")
+    env = dimsum.BatchEnv(game, 4, seed=1, threads=1)
+    obs, info = env.reset()
+    for k in range(5):
+        env.step(env.sample_actions(k))
+    obs[:] = 7.0
+    info["legal_mask"][:] = True
+    for i in range(env.num_envs):
+        env.set_state(i, env.clone_state(i))
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    obs[:] = -3.0
+    info["legal_mask"][:] = False
+    obs, info = env.reset()
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    for k in range(20):
+        obs, _, _, _, info = env.step(env.sample_actions(k))
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
