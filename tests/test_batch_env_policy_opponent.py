@@ -19,6 +19,25 @@ def mirror_step(state, action, learner, bot):
     return state
 
 
+def step_and_mirror(env, actions, learner, bot, where=""):
+    """Steps `env` with `actions` and checks each env against mirror_step on its state from before:
+    the same position where the game goes on, terminal (with the same return) where it ended.
+    Returns (envs whose game ended, envs checked in play)."""
+    before = [env.clone_state(i) for i in range(env.num_envs)]
+    _, rewards, terminated, truncated, info = env.step(actions)
+    ended = checked = 0
+    for i in range(env.num_envs):
+        expected = mirror_step(before[i], actions[i], learner, bot)
+        if terminated[i] or truncated[i]:
+            ended += 1
+            assert expected.is_terminal == bool(terminated[i])
+            assert info["final_returns"][i][learner] == pytest.approx(expected.returns()[learner])
+        else:
+            assert env.clone_state(i) == expected, f"{where}env {i}: the opponents left another position"
+            checked += 1
+    return ended, checked
+
+
 @pytest.mark.parametrize("players, learner", [(2, 0), (2, 1), (4, 2)])
 def test_the_opponents_play_the_policy_bots_moves_step_by_step(players, learner):
     game = dimsum.make("nice_buns", players=players)
@@ -29,18 +48,9 @@ def test_the_opponents_play_the_policy_bots_moves_step_by_step(players, learner)
     rng = np.random.default_rng(players * 10 + learner)
     ended_games = 0
     for _ in range(120):
-        before = [env.clone_state(i) for i in range(env.num_envs)]
-        masks = [s.legal_actions() for s in before]
+        masks = [env.clone_state(i).legal_actions() for i in range(env.num_envs)]
         actions = np.array([m[rng.integers(len(m))] for m in masks])
-        _, rewards, terminated, truncated, info = env.step(actions)
-        for i in range(env.num_envs):
-            expected = mirror_step(before[i], actions[i], learner, bot)
-            if terminated[i] or truncated[i]:
-                ended_games += 1
-                assert expected.is_terminal == bool(terminated[i])
-                assert info["final_returns"][i][learner] == pytest.approx(expected.returns()[learner])
-            else:
-                assert env.clone_state(i) == expected, f"env {i}: the opponents left another position"
+        ended_games += step_and_mirror(env, actions, learner, bot)[0]
     assert ended_games > 0  # the mirror also covered games ending on an opponent's move
 
 
@@ -166,17 +176,8 @@ def test_a_block_of_envs_played_together_moves_as_the_bot_alone(players, learner
     env.reset()
     checked = ended = 0
     for k in range(12):
-        before = [env.clone_state(i) for i in range(env.num_envs)]
-        actions = env.sample_actions(1000 + k)
-        _, _, terminated, truncated, _ = env.step(actions)
-        for i in range(env.num_envs):
-            expected = mirror_step(before[i], actions[i], learner, bot)
-            if terminated[i] or truncated[i]:
-                ended += 1
-                assert expected.is_terminal == bool(terminated[i])
-            else:
-                assert env.clone_state(i) == expected, f"step {k}, env {i}: the opponents left another position"
-                checked += 1
+        e, c = step_and_mirror(env, env.sample_actions(1000 + k), learner, bot, where=f"step {k}, ")
+        ended, checked = ended + e, checked + c
     assert checked > 1000
 
 
