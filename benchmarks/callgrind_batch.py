@@ -97,21 +97,27 @@ def is_work(game: str, function: str) -> bool:
     return f"dimsum::{game}::" in bare
 
 
+def per_env_step(game: str, envs: int, steps: int, functions=()) -> tuple:
+    """(instructions per env-step, the floor per env-step, {function: calls per env-step}): a run
+    of `steps` steps minus a run of none, as the module docstring says."""
+    base, base_calls, base_work = callgrind(game, envs, 0, list(functions))
+    total, total_calls, work = callgrind(game, envs, steps, list(functions))
+    n = envs * steps
+    calls = {f: (total_calls[f] - base_calls[f]) / n for f in functions}
+    return (total - base) / n, ((total - work) - (base - base_work)) / n, calls
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     game, envs, steps, functions = argv[0], int(argv[1]), int(argv[2]), argv[3:]
-    base, base_calls, base_work = callgrind(game, envs, 0, functions)
-    total, total_calls, work = callgrind(game, envs, steps, functions)
-    n = envs * steps
-    per_step = (total - base) / n
-    floor = ((total - work) - (base - base_work)) / n
+    per_step, floor, calls = per_env_step(game, envs, steps, functions)
     print(f"{game}, {envs} envs x {steps} steps: {per_step:.1f} instructions per env-step; "
           f"floor {floor:.1f}, {per_step / floor:.2f}x floor")
     for f in functions:
-        print(f"  {f}: {(total_calls[f] - base_calls[f]) / n:.3f} calls per env-step")
+        print(f"  {f}: {calls[f]:.3f} calls per env-step")
     return 0
 
 

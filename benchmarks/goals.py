@@ -38,6 +38,7 @@ class Figure:
     target: float
     higher_is_better: bool = True
     unit: str = "x"
+    exact: bool = False  # an instruction count: the same on every run, no range to give
 
     @property
     def median(self) -> float:
@@ -107,6 +108,65 @@ def pickle_figures(rounds: int) -> List[Figure]:
     return figures
 
 
+def mcts_figures(rounds: int) -> List[Figure]:
+    """OpenSpiel's pig MCTSBot per simulated action over dimsum's IS-MCTS per simulated action, on
+    Nice Buns and on Pig, 2 and 4 players, each round's searches side by side on fresh seeds
+    (benchmarks/mcts_per_action.py: the same searches and counts as its table)."""
+    import pyspiel
+
+    from . import mcts_per_action as mcts
+
+    figures = []
+    for players in (2, 4):
+        for side in mcts.SIDES:  # a warm-up search each (first calls), not recorded
+            mcts.search(pyspiel, side, players, 0, 100)
+        per_action: Dict[str, List[float]] = {side: [] for side in mcts.SIDES}
+        for r in range(rounds):
+            seed = 1 + 104729 * r
+            for side in mcts.SIDES:
+                cpu, _, _, actions = mcts.search(pyspiel, side, players, seed)
+                per_action[side].append(cpu / actions)
+        for side in ("nice_buns", "pig"):
+            ratios = [peer / ours for peer, ours in zip(per_action["openspiel_pig"], per_action[side])]
+            figures.append(Figure(f"{players} players, OpenSpiel pig MCTSBot / {mcts.LABELS[side]}, "
+                                  "per simulated action (CPU)", ratios, 3.0))
+    return figures
+
+
+def hanabi_figures(rounds: int) -> List[Figure]:
+    """OpenSpiel's hanabi per decision over Dim Sum Jam per decision, each in its native C++ loop
+    (benchmarks/native_side_by_side.py --peer hanabi: its per-round ratios, the peer's per-game
+    Python calls included as in its headline column)."""
+    import pyspiel
+
+    from . import native_side_by_side as side
+
+    spec = side.PEERS["hanabi"]
+    counts = {p: side.peer_counts_per_game(side.peer_game(pyspiel, "hanabi", p), 2000) for p in spec.players}
+    measured = side.timed_rounds("hanabi", "dim_sum_jam", spec.players, spec.peer_games, rounds, spec.ours_factor)
+    figures = []
+    for p in spec.players:
+        m = measured[p]
+        ratios = [(peer / counts[p][0]) / (ours / decisions)
+                  for peer, ours, decisions in zip(m["peer"], m["ours"], m["decisions"])]
+        figures.append(Figure(f"{p} players, hanabi / dim_sum_jam per decision (CPU)", ratios, 30.0))
+    return figures
+
+
+def batch_floor_figures(rounds: int) -> List[Figure]:
+    """BatchEnv's instructions per env-step over its floor at 1,024 envs, every game
+    (benchmarks/callgrind_batch.py: exact counts, one run each, whatever `rounds`)."""
+    from . import callgrind_batch
+    from .workloads import CONFIGS
+
+    figures = []
+    for game in sorted(CONFIGS):
+        per_step, floor, _ = callgrind_batch.per_env_step(game, 1024, 5)
+        figures.append(Figure(f"{game}: instructions per env-step / floor ({per_step:,.0f} / {floor:,.0f})",
+                              [per_step / floor], 8.0, higher_is_better=False, exact=True))
+    return figures
+
+
 def thread_figures(rounds: int) -> List[Figure]:
     """Games per CPU-second at 2 threads over 1 (benchmarks/thread_scaling.py): the parallel
     efficiency, which holds whatever the other cores do. Target: threading costs at most 10%."""
@@ -123,6 +183,12 @@ GOALS: Dict[str, tuple] = {
     "nice_buns_vs_pig": ("2. Nice Buns >= 2x OpenSpiel's pig per apply",
                          "pig_side_by_side.timed_rounds(ours_game='nice_buns')",
                          lambda r: pig_per_apply(r, "nice_buns", 2.0)),
+    "mcts_per_action": ("3. IS-MCTS >= 3x OpenSpiel's pig MCTSBot per simulated action",
+                        "mcts_per_action.search", mcts_figures),
+    "dim_sum_jam_vs_hanabi": ("4. Dim Sum Jam >= 30x OpenSpiel's hanabi per decision",
+                              "native_side_by_side.timed_rounds(peer='hanabi')", hanabi_figures),
+    "batch_floor": ("5. BatchEnv at 1,024 envs <= 8x the floor in instructions",
+                    "callgrind_batch.per_env_step", batch_floor_figures),
     "pickle": ("6. pickle.dumps at least OpenSpiel's speed; Dim Sum Jam pickle.loads < 5 us",
                "pickle_speed.rounds", pickle_figures),
     "threads": ("7. thread scaling per CPU-second on a shared machine", "thread_scaling.measure", thread_figures),
@@ -147,7 +213,8 @@ def table(runs: List[GoalRun], rounds: int) -> str:
              "| --- | --- | ---: | --- | ---: | :---: | ---: | ---: |"]
     for g in runs:
         for f in g.figures:
-            rng = f"{min(f.values):.2f}-{max(f.values):.2f}" if len(f.values) > 1 else "exact"
+            rng = ("exact" if f.exact else f"{min(f.values):.2f}-{max(f.values):.2f}" if len(f.values) > 1
+                   else "one round")
             op = ">=" if f.higher_is_better else "<="
             lines.append(f"| {g.name} | {f.label} | {f.median:.2f}{f.unit} | {rng} | {op} {f.target:g}{f.unit} "
                          f"| {'yes' if f.met else 'no'} | {g.others_cores:.2f} | {g.load_average:.1f} |")

@@ -439,7 +439,10 @@ class BatchEnv final : public BatchEnvBase {
   // the row and the mask whole, so whatever the caller wrote into them is gone then. Whoever
   // the row was written for (another seat, the game before an auto-reset) does not matter:
   // the marks say which entries to clear.
-  void write_current(size_t i, bool whole = false) {
+  // Never inlined: benchmarks/callgrind_batch.py reads the env-step's floor as what runs outside
+  // the game's functions and this one (an inlined copy would count as floor); the call costs a
+  // few instructions an env-step.
+  [[gnu::noinline]] void write_current(size_t i, bool whole = false) {
     const State& s = states_[i];
     const int player = G::current_player(s);
     out_.current_player[i] = player;
