@@ -120,6 +120,7 @@ struct Engine {
   }
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
+  static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
