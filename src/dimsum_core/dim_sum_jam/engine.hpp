@@ -73,6 +73,7 @@ struct Config {
   uint8_t num_icons[kMaxCards];
   int8_t icons[kMaxCards][kMaxIcons];  // a token type per icon space; -1 past the card's icons
   uint64_t type_tokens[1 << kTypes];  // token mask of a set of types
+  uint64_t icon_type_bytes[kMaxCards];  // byte i: 1 << the type of icon space i, 0 past the card's icons
   bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 

@@ -81,13 +81,6 @@ inline uint64_t mask_keys(int loc, uint64_t mask) {
   return h;
 }
 
-// The key of a full bag (the set-up's starting point), computed once.
-inline constexpr uint64_t kFullBagKey = [] {
-  uint64_t h = 0;
-  for (int t = 0; t < kTokens; ++t) h ^= token_key(kLocBag, t);
-  return h;
-}();
-
 inline uint64_t clock_keys(const TickClock& c) {
   return Keys::key(kFClockTop, c.top) ^ Keys::key(kFClockLying, c.lying);
 }

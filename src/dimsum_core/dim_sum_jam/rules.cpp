@@ -4,6 +4,8 @@
 // and the RNG is consumed in the same order (docs section 9). In explicit chance mode each random
 // event stops the game instead (s.chance, see "explicit chance" below); the sampled path is the
 // same code with the draw made where the event happens.
+#include <bit>
+
 #include "../common/chance.hpp"
 #include "../common/errors.hpp"
 
@@ -16,13 +18,26 @@ namespace {
 
 int hand_of(const Config& c, int player) { return c.play_next_hand ? (player + 1) % c.players : player; }
 
-// Mask of the token types with an empty icon space on table k.
+// The empty icon spaces of table k as whole bytes: byte i is 0xFF if space i is empty, else 0.
+// The bits spread one to a byte (bit i to bit 0 of byte i: the seven shifted copies of a 7-bit
+// mask do not overlap, so the multiply carries nothing), then widen to the byte. ANDed with the
+// card's Config::icon_type_bytes, it gives the empty spaces' types without a loop over the
+// spaces (a branch a space, mispredicted at its end, on every move).
+uint64_t empty_space_bytes(const State& s, int k) {
+  const uint64_t spaces = s.empty_slots[k] & 0x7Fu;
+  return ((spaces * 0x0002040810204081ull) & 0x0101010101010101ull) * 0xFF;
+}
+
+// Mask of the token types with an empty icon space on table k: the empty spaces' type bits, the
+// bytes ORed together.
 int empty_types(const Config& c, const State& s, int k) {
   const int card = s.table_card[k];
   if (card < 0) return 0;
-  int types = 0;
-  for_each_bit(s.empty_slots[k], [&](int i) { types |= 1 << c.icons[card][i]; });
-  return types;
+  uint64_t types = c.icon_type_bytes[card] & empty_space_bytes(s, k);
+  types |= types >> 32;
+  types |= types >> 16;
+  types |= types >> 8;
+  return static_cast<int>(types & 0x7F);
 }
 
 // The tables the active player may serve: [first, last).
@@ -130,10 +145,11 @@ void pop_deck(State& s) {
   Keys::set<kKeyed>(s.hash, kFDeckLen, s.deck_len, s.deck_len - 1);
 }
 
+// Onto a table without a card, whose spaces are all empty already (fulfil empties them, and
+// validate refuses anything else), so only the card and the empty-space mask change.
 template <bool kKeyed>
 void place_card(const Config& c, State& s, int k, int card) {
   set_card<kKeyed>(s, k, card);
-  for (int i = 0; i < kMaxIcons; ++i) set_slot<kKeyed>(s, k, i, kEmpty);
   s.empty_slots[k] = static_cast<uint8_t>((1u << c.num_icons[card]) - 1);
 }
 
@@ -186,12 +202,13 @@ void flip_glass(const Config& c, State& s) {
 template <bool kKeyed>
 void reverse_direction(State& s) { Keys::set<kKeyed>(s.hash, kFDirection, s.direction, -s.direction); }
 
-// Put a token (or kTea) on the first empty icon space of type `type` on table k.
+// Put a token (or kTea) on the first empty icon space of type `type` on table k (there is one:
+// the play is legal): the lowest byte of the empty spaces whose icon is of that type.
 template <bool kKeyed>
 void place(const Config& c, State& s, int k, int item, int type) {
-  const int card = s.table_card[k];
-  for (int i = 0; i < c.num_icons[card]; ++i)
-    if (c.icons[card][i] == type && s.slots[k][i] == kEmpty) return set_slot<kKeyed>(s, k, i, item);
+  const uint64_t of_type = c.icon_type_bytes[s.table_card[k]] & empty_space_bytes(s, k) &
+                           (0x0101010101010101ull << type);
+  set_slot<kKeyed>(s, k, std::countr_zero(of_type) >> 3, item);
 }
 
 // After the new card is on the table: the Reverse variant's turn, then the team's reward.
@@ -370,10 +387,12 @@ void settle(const Config& c, State& s) {
 // outcomes are listed by list_outcomes, and resolve_chance plays one and goes on exactly where
 // the sampled draw would have: the same rules, in the same order.
 
+// The first table without a card; there is one whenever a card is to be turned up (the last
+// table is the answer when no earlier one is empty, so the index is always a table's).
 int first_empty_table(const State& s) {
-  for (int k = 0; k < kTables; ++k)
+  for (int k = 0; k < kTables - 1; ++k)
     if (s.table_card[k] < 0) return k;
-  return -1;
+  return kTables - 1;
 }
 
 int first_short_seat(const Config& c, const State& s) {  // the seat the deal goes to next
@@ -549,15 +568,16 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
   for (int i = 0; i < top_len; ++i) s.deck_vips |= static_cast<uint64_t>(top[i]) << i;
   for (int i = 0; i < c.deck_vips; ++i) s.deck_vips |= 1ull << (top_len + i);
   s.deck_len = static_cast<uint8_t>(c.deck_length);
-  s.hash = compute_hash(c, s);
-  for (int k = 0; k < kTables; ++k) turn_up_card<true>(c, s, k);  // step 8
-  Keys::set<true>(s.hash, kFActive, s.active, uniform_seat(s.rng, c.players));  // step 9
-  s.hash ^= kFullBagKey;  // step 10
-  s.bag = kAllTokens;
+  // The deal is made unkeyed and the position keyed once at the end: one compute_hash costs less
+  // than keeping the key over the deal's seven cards and twenty-odd tokens.
+  for (int k = 0; k < kTables; ++k) turn_up_card<false>(c, s, k);  // step 8
+  s.active = static_cast<int8_t>(uniform_seat(s.rng, c.players));  // step 9
+  s.bag = kAllTokens;  // step 10
   for (int p = 0; p < c.players; ++p)
-    for (int i = 0; i < c.hand_limit; ++i) draw_token<true>(s, p);
-  Keys::set<true>(s.hash, kFOpeningLeft, s.opening_left, c.opening_first_round ? c.players - 1 : 0);
-  settle<true>(c, s);  // step 11: a full standing glass; the start player plays anywhere (DSJ-10)
+    for (int i = 0; i < c.hand_limit; ++i) draw_token<false>(s, p);
+  s.opening_left = static_cast<int8_t>(c.opening_first_round ? c.players - 1 : 0);
+  settle<false>(c, s);  // step 11: a full standing glass; the start player plays anywhere (DSJ-10)
+  s.hash = compute_hash(c, s);
 }
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
@@ -565,6 +585,16 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   int n = 0;
   switch (s.phase) {
     case kPlayPhase: {
+      if (s.required) {  // one table (most turns: the last token's number): its plays, ascending
+        const int k = s.required - 1, types = empty_types(c, s, k);
+        const uint64_t fits = s.hands[hand_of(c, s.active)] & c.type_tokens[types];
+        for_each_bit(fits, [&](int t) { out[n++] = static_cast<int16_t>(kPlay + t * kTables + k); });
+        if (s.tea_reception) {
+          for_each_bit(static_cast<uint64_t>(types), [&](int y) { out[n++] = static_cast<int16_t>(kTeaPlay + k * kTypes + y); });
+          if (!fits && types && c.decline_tea) out[n++] = kCannotServe;  // DSJ-7
+        }
+        break;
+      }
       uint64_t fits[kTables];
       int types[kTables];
       playable(c, s, fits, types);
