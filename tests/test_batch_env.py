@@ -482,10 +482,10 @@ def test_clone_state_is_an_independent_per_move_state(game):
         env.clone_state(4)
 
 
-@pytest.mark.parametrize("name", ["nice_buns", "pig"])
+@pytest.mark.parametrize("name", ["nice_buns", "pig", "dim_sum_jam"])
 @pytest.mark.parametrize("learner_seat", [None, 1])
 def test_states_handed_out_have_exact_keys(name, learner_seat):
-    # BatchEnv plays Nice Buns and Pig with apply_unkeyed (common/engine.hpp, "Key upkeep"), the key
+    # BatchEnv plays Nice Buns, Pig and Dim Sum Jam with apply_unkeyed (common/engine.hpp, "Key upkeep"), the key
     # left stale; clone_state must rekey: its key equals that of the same position rebuilt from its
     # dict (state_from_dict computes the key from scratch). With a learner seat the opponents' moves too.
     game = dimsum.make(name, players=3)

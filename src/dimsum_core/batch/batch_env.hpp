@@ -366,7 +366,9 @@ class BatchEnv final : public BatchEnvBase {
   void apply_action(size_t i, int action, int64_t ticks) {
     State& s = states_[i];
     if constexpr (TimedGame<G>) {
-      G::apply_timed(config_, s, action, ticks);
+      // the default cost is G::apply's move, so it is stepped unkeyed like every other game's
+      if (ticks < 0) apply_unkeyed<G>(config_, s, action);
+      else G::apply_timed(config_, s, action, ticks);
     } else {
       apply_unkeyed<G>(config_, s, action);
     }

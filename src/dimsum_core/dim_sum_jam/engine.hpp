@@ -73,6 +73,7 @@ struct Config {
   uint8_t num_icons[kMaxCards];
   int8_t icons[kMaxCards][kMaxIcons];  // a token type per icon space; -1 past the card's icons
   uint64_t type_tokens[1 << kTypes];  // token mask of a set of types
+  uint64_t icon_type_bytes[kMaxCards];  // byte i: 1 << the type of icon space i, 0 past the card's icons
   bool explicit_chance;  // engine.hpp, "Chance": stop at every random event
 };
 
@@ -120,6 +121,7 @@ struct Engine {
   }
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action) { apply_timed(c, s, action, -1); }
+  static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);

@@ -1,6 +1,11 @@
 // Dim Sum Jam's Zobrist keys and the setters that keep State::hash up to date on every change.
 // The key covers every part of the position, the hourglass included; not the RNG.
 // Internal to the dim_sum_jam folder.
+//
+// Every setter takes `kKeyed` (common/engine.hpp, "Key upkeep"): true for apply, which keeps the
+// key exact; false for apply_unkeyed, where the same change leaves the key alone and the compiler
+// drops the key's arithmetic (table reads and XORs) as dead code. Only the key's upkeep depends
+// on it: the fields change the same way in both, so the two paths play the same games.
 #pragma once
 
 #include "../common/bits.hpp"
@@ -50,10 +55,12 @@ struct Keys {
                                                    : ScalarKeys<kSalt>::key(field, value);
   }
 
-  template <typename T>
+  template <bool kKeyed = true, typename T>
   static void set(uint64_t& hash, int field, T& ref, int64_t value) {
-    if (static_cast<int64_t>(ref) == value) return;
-    hash ^= key(field, ref) ^ key(field, value);
+    if constexpr (kKeyed) {
+      if (static_cast<int64_t>(ref) == value) return;
+      hash ^= key(field, ref) ^ key(field, value);
+    }
     ref = static_cast<T>(value);
   }
 };
@@ -62,8 +69,9 @@ struct Keys {
 // sampled state, where they are always 0, keeps the key it had before they existed.
 inline uint64_t pending_key(int field, int value) { return value ? Keys::key(field, value) : 0; }
 
+template <bool kKeyed = true>
 inline void set_pending(State& s, int field, uint8_t& ref, int value) {
-  s.hash ^= pending_key(field, ref) ^ pending_key(field, value);
+  if constexpr (kKeyed) s.hash ^= pending_key(field, ref) ^ pending_key(field, value);
   ref = static_cast<uint8_t>(value);
 }
 
@@ -73,45 +81,49 @@ inline uint64_t mask_keys(int loc, uint64_t mask) {
   return h;
 }
 
-// The key of a full bag (the set-up's starting point), computed once.
-inline constexpr uint64_t kFullBagKey = [] {
-  uint64_t h = 0;
-  for (int t = 0; t < kTokens; ++t) h ^= token_key(kLocBag, t);
-  return h;
-}();
-
 inline uint64_t clock_keys(const TickClock& c) {
   return Keys::key(kFClockTop, c.top) ^ Keys::key(kFClockLying, c.lying);
 }
 
+template <bool kKeyed = true>
 inline void add_token(State& s, int loc, uint64_t& where, int t) {
-  s.hash ^= token_key(loc, t);
+  if constexpr (kKeyed) s.hash ^= token_key(loc, t);
   where |= 1ull << t;
 }
 
+template <bool kKeyed = true>
 inline void remove_token(State& s, int loc, uint64_t& where, int t) {
-  s.hash ^= token_key(loc, t);
+  if constexpr (kKeyed) s.hash ^= token_key(loc, t);
   where &= ~(1ull << t);
 }
 
+template <bool kKeyed = true>
 inline void set_slot(State& s, int k, int i, int value) {
-  s.hash ^= slot_key(k, i, s.slots[k][i]) ^ slot_key(k, i, value);
+  if constexpr (kKeyed) s.hash ^= slot_key(k, i, s.slots[k][i]) ^ slot_key(k, i, value);
   s.slots[k][i] = static_cast<int8_t>(value);
   if (value == kEmpty) s.empty_slots[k] = static_cast<uint8_t>(s.empty_slots[k] | (1u << i));
   else s.empty_slots[k] = static_cast<uint8_t>(s.empty_slots[k] & ~(1u << i));
 }
 
+template <bool kKeyed = true>
 inline void set_card(State& s, int k, int card) {
-  s.hash ^= card_key(k, s.table_card[k]) ^ card_key(k, card);
+  if constexpr (kKeyed) s.hash ^= card_key(k, s.table_card[k]) ^ card_key(k, card);
   s.table_card[k] = static_cast<int8_t>(card);
 }
 
 // Runs f on the clock and updates the key for whatever f changed.
-template <typename F>
+template <bool kKeyed = true, typename F>
 inline void change_clock(State& s, F&& f) {
-  s.hash ^= clock_keys(s.clock);
+  if constexpr (kKeyed) s.hash ^= clock_keys(s.clock);
   f(s.clock);
-  s.hash ^= clock_keys(s.clock);
+  if constexpr (kKeyed) s.hash ^= clock_keys(s.clock);
+}
+
+// A card leaves the game (fulfilled).
+template <bool kKeyed = true>
+inline void put_out(State& s, int card) {
+  if constexpr (kKeyed) s.hash ^= kOutKeys[card];
+  s.out |= 1ull << card;
 }
 
 }  // namespace dimsum::dim_sum_jam

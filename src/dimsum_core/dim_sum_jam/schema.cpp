@@ -232,12 +232,14 @@ bool Engine::finish_config(Config& c, char* err, int errlen) {
     if (n < 1 || n > kMaxIcons)
       return fail(err, errlen, "dim_sum_jam config field 'cards'[%d]: %d icons; 1 to %d icons", k, n, kMaxIcons);
     int per_type[kTypes] = {};
+    c.icon_type_bytes[k] = 0;
     for (int i = 0; i < kMaxIcons; ++i) {
       const int icon = c.icons[k][i];
       if (i < n ? (icon < 0 || icon >= kTypes) : icon != kEmpty)
         return fail(err, errlen, "dim_sum_jam config field 'cards'[%d]: icon %d is %d; a token type 0-%d for each "
                     "of the card's %d icons, -1 past them", k, i, icon, kTypes - 1, n);
       if (i < n) c.most_same_icons = static_cast<uint8_t>(std::max<int>(c.most_same_icons, ++per_type[icon]));
+      if (i < n) c.icon_type_bytes[k] |= (1ull << icon) << (8 * i);
     }
     c.most_icons = static_cast<uint8_t>(std::max<int>(c.most_icons, n));
   }
