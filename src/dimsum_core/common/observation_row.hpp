@@ -115,9 +115,4 @@ inline void change_bits(float* out, uint64_t was, uint64_t now, int stride = 1) 
   for (uint64_t fresh = now & ~was; fresh != 0; fresh &= fresh - 1) out[std::countr_zero(fresh) * stride] = 1.0f;
 }
 
-// A count (a small integer shown as a float).
-inline void change_count(float* out, int was, int now) {
-  if (was != now) *out = static_cast<float>(now);
-}
-
 }  // namespace dimsum

@@ -5,8 +5,10 @@
 // "Changes"). The row is 4.4 KB, 69 cache lines, and a step changes a few slices (a token on a
 // table, a hand, the clock): rewriting it whole cost a memset of all 69 lines an env-step, and
 // 1,024 envs' rows do not stay in cache (docs/PERFORMANCE.md, "BatchEnv rows updated in place").
+#include <bit>
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "../common/observation_row.hpp"
 #include "engine.hpp"
@@ -23,6 +25,15 @@ struct TableShown {
   uint8_t empty[kTypes] = {};
 };
 
+// Where table k's part of the row lies: its card's one-hot, its empty spaces per type, its
+// tokens, its teas.
+struct TableRow {
+  float* card;
+  float* empty;
+  float* tokens;
+  float* teas;
+};
+
 // A row's inputs as the slices read them: a state and the seat the row is written for.
 struct Shown {
   const Config& c;
@@ -35,18 +46,14 @@ struct Shown {
   // no seat acts at a chance node or once the game is over
   int current() const { return s.phase != kOver && !s.chance ? rel(Engine::current_player(s)) : -1; }
   int active() const { return rel(s.active); }
-  // the hand of the seat `r` places after the observer
-  uint64_t hand(int r) const {
-    const int seat = player + r;
-    return s.hands[seat < c.players ? seat : seat - c.players];
-  }
   uint64_t bag() const { return s.bag; }
   uint64_t discard() const { return s.discard; }
   // Does table k show the same in `now`: the same card and slots. The slots compared as one
   // 8-byte word, the byte after them (the next table's first slot, or empty_slots[0]) with them:
-  // if only that byte differs, the table is rewritten to what it already shows.
+  // if only that byte differs, the table is rewritten to what it already shows. No branch (`&`,
+  // not `&&`): which table a step changed is not predictable.
   bool same_table(const State& now, int k) const {
-    return s.table_card[k] == now.table_card[k] && slot_word(s, k) == slot_word(now, k);
+    return (s.table_card[k] == now.table_card[k]) & (slot_word(s, k) == slot_word(now, k));
   }
   static uint64_t slot_word(const State& s, int k) {
     static_assert(offsetof(State, slots) + kTables * kMaxIcons + 1 <= sizeof(State));
@@ -54,6 +61,7 @@ struct Shown {
     std::memcpy(&word, reinterpret_cast<const unsigned char*>(&s) + offsetof(State, slots) + k * kMaxIcons, 8);
     return word;
   }
+  int card(int k) const { return s.table_card[k]; }
   TableShown table(int k) const {
     TableShown t;
     const int card = s.table_card[k];
@@ -88,10 +96,10 @@ struct NothingShown {
   static int phase() { return -1; }
   static int current() { return -1; }
   static int active() { return -1; }
-  static uint64_t hand(int) { return 0; }
   static uint64_t bag() { return 0; }
   static uint64_t discard() { return 0; }
   static bool same_table(const State& now, int k) { return now.table_card[k] < 0; }
+  static int card(int) { return -1; }
   static TableShown table(int) { return {}; }
   static int required() { return -1; }
   static bool same_deck(const State&) { return false; }
@@ -123,6 +131,37 @@ void write_values(const Config& c, const Shown& now, float* out) {
 }
 constexpr int kValues = 15;
 
+// Table k's part of the row, from what it showed to what it shows (a card turned up or taken
+// away, or a row written whole). The counts are stored whether they changed or not: their line
+// is written anyway, and a test a count would be a branch nothing predicts.
+void change_table(const TableShown& a, const TableShown& b, const TableRow& row) {
+  change_one_hot(row.card, a.card, b.card);
+  for (int t = 0; t < kTypes; ++t) row.empty[t] = b.empty[t];
+  change_bits(row.tokens, a.tokens, b.tokens);
+  *row.teas = static_cast<float>(b.teas);
+}
+
+// A count of the row moved by `by`: read back as the small integer it holds, so the new value
+// is static_cast<float> of the new count, bit for bit, whatever the rounding mode.
+void add_to_count(float* out, int by) { *out = static_cast<float>(static_cast<int>(*out) + by); }
+
+// Table k keeps its card (in `was` and `now`): only the icon spaces that changed are visited (a
+// step fills one), each moving its type's empty count and the table's tea count by one.
+void change_spaces(const Config& c, const State& was, const State& now, int k, const TableRow& row) {
+  const int card = now.table_card[k];
+  unsigned spaces = 0;  // bit i: icon space i changed (a fixed loop, no branch a space)
+  for (int i = 0; i < kMaxIcons; ++i) spaces |= static_cast<unsigned>(was.slots[k][i] != now.slots[k][i]) << i;
+  spaces &= (1u << c.num_icons[card]) - 1;
+  for (; spaces != 0; spaces &= spaces - 1) {
+    const int i = std::countr_zero(spaces);
+    const int a = was.slots[k][i], b = now.slots[k][i];
+    add_to_count(row.empty + c.icons[card][i], (b == kEmpty) - (a == kEmpty));
+    if ((a == kTea) != (b == kTea)) add_to_count(row.teas, (b == kTea) - (a == kTea));
+    if (a != kEmpty && a != kTea) row.tokens[a] = 0.0f;
+    if (b != kEmpty && b != kTea) row.tokens[b] = 1.0f;
+  }
+}
+
 // `out` holds the row of `was` (NothingShown: a zeroed row); make it the row of `now`.
 template <class Was>
 void write_changes(const Config& c, const Was& was, const Shown& now, float* out) {
@@ -133,7 +172,17 @@ void write_changes(const Config& c, const Was& was, const Shown& now, float* out
   out += P;
   change_one_hot(out, was.active(), now.active());
   out += P;
-  for (int r = 0; r < P; ++r) change_bits(out + r * kTokens, was.hand(r), now.hand(r));
+  // the hands from the observer's on: relative seat r is the seat r places after the observer
+  if constexpr (std::is_same_v<Was, Shown>) {
+    for (int r = 0, a = was.player, b = now.player; r < P; ++r) {
+      change_bits(out + r * kTokens, was.s.hands[a], now.s.hands[b]);
+      a = a + 1 == P ? 0 : a + 1;
+      b = b + 1 == P ? 0 : b + 1;
+    }
+  } else {
+    for (int r = 0, b = now.player; r < P; ++r, b = b + 1 == P ? 0 : b + 1)
+      change_bits(out + r * kTokens, 0, now.s.hands[b]);
+  }
   out += P * kTokens;
   change_bits(out, was.bag(), now.bag());
   out += kTokens;
@@ -143,13 +192,19 @@ void write_changes(const Config& c, const Was& was, const Shown& now, float* out
   float* empty_icons = cards + kTables * C;
   float* tokens = empty_icons + kTables * kTypes;
   float* teas = tokens + kTables * kTokens;
-  for (int k = 0; k < kTables; ++k) {
-    if (was.same_table(now.s, k)) continue;  // most steps change one table or none
-    const TableShown a = was.table(k), b = now.table(k);
-    change_one_hot(cards + k * C, a.card, b.card);
-    for (int t = 0; t < kTypes; ++t) change_count(empty_icons + k * kTypes + t, a.empty[t], b.empty[t]);
-    change_bits(tokens + k * kTokens, a.tokens, b.tokens);
-    change_count(teas + k, a.teas, b.teas);
+  // the tables whose part changed (a step changes one or none), found without a branch each
+  unsigned changed = 0;
+  for (int k = 0; k < kTables; ++k) changed |= static_cast<unsigned>(!was.same_table(now.s, k)) << k;
+  for (; changed != 0; changed &= changed - 1) {
+    const int k = std::countr_zero(changed);
+    const TableRow row{cards + k * C, empty_icons + k * kTypes, tokens + k * kTokens, teas + k};
+    if constexpr (std::is_same_v<Was, Shown>) {
+      if (was.card(k) == now.card(k) && now.card(k) >= 0) {
+        change_spaces(c, was.s, now.s, k, row);
+        continue;
+      }
+    }
+    change_table(was.table(k), now.table(k), row);
   }
   out = teas + kTables;
   change_one_hot(out, was.required(), now.required());
