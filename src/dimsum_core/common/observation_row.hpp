@@ -20,7 +20,9 @@
 //   and the game compares them with the ones to show, slice by slice, in the terms its writes
 //   take (a one-hot index, a bit mask, a count), storing only the entries whose value differs.
 //   An unchanged slice costs a compare and no store, so a step touches the cache lines of what
-//   changed (a few of a 69-line row), not the row; nothing is zeroed that was not set.
+//   changed (a few of a 69-line row), not the row; nothing is zeroed that was not set. (Dim Sum
+//   Jam also reads a table's counts back from the row when one icon space changed, and moves
+//   them by one.)
 //
 // DenseRow and SparseRow give the same bits, given a game body that
 // - writes each entry at most once, with set() (a value) or set_ones() (1.0f at a mask's bits);
