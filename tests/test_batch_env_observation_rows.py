@@ -1,7 +1,10 @@
 """BatchEnv's rows are updated in place (only the entries that change are written:
 common/observation_row.hpp): every step's obs row is the per-move API's observation for the player
 to act, bit for bit, and the legal mask its legal actions, in every game, with every seat's turn
-(a row passes from seat to seat), across auto-resets, after set_state and after reset."""
+(a row passes from seat to seat), across auto-resets (ended and truncated games), after set_state
+and after reset, in every rule variant of the conformance set, with learner seats and timed steps.
+A row updated from what it showed (Dim Sum Jam's observe_changes) is compared after jumps of many
+actions too: a learner seat's row skips the opponents' turns, an auto-reset jumps to a new deal."""
 
 import numpy as np
 import pytest
@@ -13,6 +16,8 @@ from dimsum.testing import profile
 GAMES = _core.registered_games()
 # the benchmarks' configurations and the small ones (short games: many auto-resets)
 CONFIGS = [(name, kind) for name in GAMES for kind in ("bench", "small")]
+# every rule variant the conformance tests play (other seat counts, variants, time off)
+VARIANTS = [(name, k) for name in GAMES for k in range(len(profile(name).conformance))]
 
 
 def make(name, kind):
@@ -88,4 +93,49 @@ def test_reset_and_set_state_rewrite_a_row_the_caller_wrote_into(name):
     assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
     for k in range(20):
         obs, _, _, _, info = env.step(env.sample_actions(k))
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+
+
+@pytest.mark.parametrize("name,k", VARIANTS)
+def test_rows_in_every_rule_variant_with_truncations(name, k):
+    game = dimsum.make(name, **profile(name).conformance[k])
+    if game.explicit_chance:
+        pytest.skip("BatchEnv plays sampled games only")
+    # max_episode_steps short enough that games are truncated as well as ended
+    env = dimsum.BatchEnv(game, 6, seed=100 + k, threads=1, max_episode_steps=25)
+    obs, info = env.reset()
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    ended = 0
+    for step in range(80):
+        obs, _, terminated, truncated, info = env.step(env.sample_actions(step))
+        ended += int((terminated | truncated).sum())
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    assert ended > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rows_with_a_learner_seat_per_env_and_the_heuristic_opponent(name):
+    """Each env's row is its own seat's, seats 0 to players - 1 across the envs; between two
+    steps the opponents play any number of actions (the row jumps over them)."""
+    game = make(name, "bench")
+    seats = tuple(i % game.players for i in range(2 * game.players))
+    env = dimsum.BatchEnv(game, len(seats), seed=8, threads=1, learner_seat=seats, opponent="heuristic")
+    obs, info = env.reset()
+    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    for step in range(120):
+        obs, _, _, _, info = env.step(env.sample_actions(step))
+        assert list(info["current_player"]) == list(seats)
+        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+
+
+def test_rows_when_steps_take_other_ticks_than_their_default():
+    """Dim Sum Jam is timed: a step that charges its own ticks moves the clock and may run the
+    glass out (a time-out), which the default costs rarely do."""
+    game = make("dim_sum_jam", "small")
+    env = dimsum.BatchEnv(game, 8, seed=21, threads=1)
+    obs, info = env.reset()
+    rng = np.random.default_rng(4)
+    for step in range(120):
+        ticks = rng.integers(0, game.options["glass_ticks"] // 2, size=env.num_envs)
+        obs, _, _, _, info = env.step(env.sample_actions(step), ticks=ticks)
         assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])

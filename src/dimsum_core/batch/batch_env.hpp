@@ -52,6 +52,15 @@ concept SparseObserve = requires(const typename G::Config& c, const typename G::
   G::observe_sparse(c, s, 0, out, marks, marks);
 };
 
+// Does game G rewrite BatchEnv's rows where they changed (G::observe_changes: the row holds the
+// observation of the state and seat it was last written for; only the entries that differ in
+// the new one are stored, common/observation_row.hpp, "Changes")? Such a game's rows are written
+// whole only by reset() and set_state.
+template <class G>
+concept ChangedObserve = requires(const typename G::Config& c, const typename G::State& s, float* out) {
+  G::observe_changes(c, s, 0, s, 0, out);
+};
+
 // Salt of sample_actions' per-env streams, so they never coincide with the deals' streams.
 inline constexpr uint64_t kSampleSalt = 0x53414D504C450001ull;  // "SAMPLE"
 
@@ -171,6 +180,8 @@ class BatchEnv final : public BatchEnvBase {
         obs_words_(SparseObserve<G> ? sparse_row_words(info_.observation_size) : 0),
         obs_before_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
         obs_now_(static_cast<size_t>(num_envs) * static_cast<size_t>(obs_words_), 0),
+        shown_(ChangedObserve<G> ? static_cast<size_t>(num_envs) : 0),
+        shown_player_(ChangedObserve<G> ? static_cast<size_t>(num_envs) : 0, -1),
         seats_(std::move(seats)),
         pool_(std::max(1, std::min(threads, num_envs))) {}
 
@@ -435,7 +446,9 @@ class BatchEnv final : public BatchEnvBase {
   // The observation: a game with G::observe_sparse has its row updated in place (SparseRow,
   // common/observation_row.hpp: the non-zeros written, the entries the env's last write left
   // non-zero and this one did not zeroed; the cost of the non-zeros and of what changed, not
-  // of the row); the values are G::observe's, bit for bit.
+  // of the row); a game with G::observe_changes gets the state and seat the row was last
+  // written for (shown_) and stores only the entries that differ. The values are G::observe's,
+  // bit for bit.
   // The mask likewise: the previous legal actions (from the env's own bits) cleared, the new
   // ones set. Both need the arrays as this env left them: `whole` (reset, set_state) rewrites
   // the row and the mask whole, so whatever the caller wrote into them is gone then. Whoever
@@ -455,6 +468,17 @@ class BatchEnv final : public BatchEnvBase {
       if (whole) zero_sparse_row(obs, info_.observation_size, before);
       if (player >= 0) G::observe_sparse(config_, s, player, obs, before, now);  // else all zero (unreachable)
       finish_sparse_row(obs, before, now, obs_words_);
+    } else if constexpr (ChangedObserve<G>) {
+      int& shown_player = shown_player_[i];
+      if (player < 0) {
+        std::fill_n(obs, info_.observation_size, 0.0f);  // unreachable: a new game is never over
+      } else if (whole || shown_player < 0) {
+        G::observe(config_, s, player, obs);
+      } else {
+        G::observe_changes(config_, shown_[i], shown_player, s, player, obs);
+      }
+      shown_[i] = s;
+      shown_player = player;  // < 0: not a state's row, the next write is whole
     } else if (player >= 0) {
       G::observe(config_, s, player, obs);
     } else {
@@ -502,6 +526,8 @@ class BatchEnv final : public BatchEnvBase {
   const int obs_words_;                 // words per env in obs_nonzero_ (0: G writes rows whole)
   std::vector<uint64_t> obs_before_;    // env i's row entries its last write left non-zero: [num_envs][obs_words_]
   std::vector<uint64_t> obs_now_;       // those the write under way sets (all zero between writes): the same shape
+  std::vector<State> shown_;            // ChangedObserve: the state env i's row was last written from
+  std::vector<int> shown_player_;       // and for whom (-1: none yet, the next write is whole)
   std::vector<int32_t> ended_;          // the envs that ended in the last step, ascending
   std::shared_ptr<std::vector<float>> final_obs_;  // their final observations (FinalObservations)
   BatchOutputs out_;

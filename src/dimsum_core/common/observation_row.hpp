@@ -1,5 +1,6 @@
-// Where a game's observe writes: one body per game, written against a Row, instantiated twice.
+// How a game's observe writes a row. Two ways, each for the games it measured faster in:
 //
+// 1. One body per game written against a Row, instantiated twice (Yum Cha):
 // - DenseRow: the per-move API's observe (and BatchEnv's final observations): the row is zeroed
 //   first, then every write lands. What G::observe always did.
 // - SparseRow: BatchEnv's row of an env, rewritten every step. Most observations are one-hot,
@@ -14,14 +15,23 @@
 //   not. Cost ~ the non-zeros of the value slices plus what changed in the bit-set slices, not
 //   the row's size.
 //
-// The two give the same bits, given a game body that
+// 2. Changes from what the row was written for (the change_* helpers below; Dim Sum Jam's
+//   observe_changes): BatchEnv keeps the state and seat each env's row was last written from,
+//   and the game compares them with the ones to show, slice by slice, in the terms its writes
+//   take (a one-hot index, a bit mask, a count), storing only the entries whose value differs.
+//   An unchanged slice costs a compare and no store, so a step touches the cache lines of what
+//   changed (a few of a 69-line row), not the row; nothing is zeroed that was not set. (Dim Sum
+//   Jam also reads a table's counts back from the row when one icon space changed, and moves
+//   them by one.)
+//
+// DenseRow and SparseRow give the same bits, given a game body that
 // - writes each entry at most once, with set() (a value) or set_ones() (1.0f at a mask's bits);
 // - uses set_ones only on entries that only ever hold 0 or 1.0f (a row's layout is fixed for a
 //   config, so an entry marked in `before` within such a slice holds 1.0f).
 // A SparseRow skips a value only when its bits are all zero (+0.0f, what a zeroed entry holds;
 // -0.0f is stored and marked). It relies on the row holding what its last write left there:
 // BatchEnv's rows are documented as the env's to write (docs/API.md, "Arrays are the env's
-// own"), and reset() and set_state rewrite them whole.
+// own"), and reset() and set_state rewrite them whole. The change_* helpers rely on the same.
 #pragma once
 
 #include <algorithm>
@@ -84,6 +94,27 @@ inline void finish_sparse_row(float* out, uint64_t* before, uint64_t* now, int w
 inline void zero_sparse_row(float* out, int size, uint64_t* before) {
   std::fill_n(out, size, 0.0f);
   std::fill_n(before, sparse_row_words(size), uint64_t{0});
+}
+
+// -- Changes: a slice moved from what it showed (`was`) to what it shows (`now`) ----------------
+// Each stores only the entries whose value differs, the values a zeroed row written from `now`
+// holds (+0.0f where nothing is shown), so a row kept up to date this way is bit for bit the
+// row written whole.
+
+// A one-hot slice: 1.0f at `now` (none if < 0), 0.0f at `was` (none if < 0).
+inline void change_one_hot(float* out, int was, int now) {
+  if (was == now) return;
+  if (was >= 0) out[was] = 0.0f;
+  if (now >= 0) out[now] = 1.0f;
+}
+
+// A bit-set slice: entry b * stride is 1.0f if bit b of `now` is set, else 0.0f (stride 2: every
+// other entry, one of two interleaved slices).
+// Two loops, the bits gone then the bits new: a store a changed bit and no test of its value
+// (a row passes from seat to seat, and its hands slice changes some 40 entries a step).
+inline void change_bits(float* out, uint64_t was, uint64_t now, int stride = 1) {
+  for (uint64_t gone = was & ~now; gone != 0; gone &= gone - 1) out[std::countr_zero(gone) * stride] = 0.0f;
+  for (uint64_t fresh = now & ~was; fresh != 0; fresh &= fresh - 1) out[std::countr_zero(fresh) * stride] = 1.0f;
 }
 
 }  // namespace dimsum

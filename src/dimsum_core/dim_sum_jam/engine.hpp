@@ -127,6 +127,9 @@ struct Engine {
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);
   // observe.cpp
   static void observe(const Config& c, const State& s, int player, float* out);
+  // BatchEnv's rows: `out` holds observe(was, was_player); store what differs in observe(s, player)
+  static void observe_changes(const Config& c, const State& was, int was_player, const State& s, int player,
+                              float* out);
   // state_io.cpp: states from outside. resample is the default (copy and reseed): hands,
   // tables, the discard pile, the bag's contents and the deck's backs are public; the hidden
   // orders (bag, faces within a back) are never fixed, so resampling is reseeding.
