@@ -34,16 +34,23 @@ def assert_rows_are_the_per_move_apis(env, obs, mask, player):
         np.testing.assert_array_equal(np.flatnonzero(mask[i]), state.legal_actions(), err_msg=f"env {i}")
 
 
-@pytest.mark.parametrize("name,kind", CONFIGS)
-def test_every_steps_rows_are_the_per_move_observations(name, kind):
-    env = dimsum.BatchEnv(make(name, kind), 12, seed=5 + len(name), threads=1)
+def play_checking_every_row(env, steps):
+    """reset, then `steps` steps of sampled actions, every row and mask checked after each;
+    returns how many games ended or were truncated on the way."""
     obs, info = env.reset()
     assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
     ended = 0
-    for k in range(150):
+    for k in range(steps):
         obs, _, terminated, truncated, info = env.step(env.sample_actions(k))
         ended += int((terminated | truncated).sum())
         assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+    return ended
+
+
+@pytest.mark.parametrize("name,kind", CONFIGS)
+def test_every_steps_rows_are_the_per_move_observations(name, kind):
+    env = dimsum.BatchEnv(make(name, kind), 12, seed=5 + len(name), threads=1)
+    ended = play_checking_every_row(env, 150)
     assert ended > 0 or kind == "bench"  # the small games end within these steps
 
 
@@ -103,14 +110,7 @@ def test_rows_in_every_rule_variant_with_truncations(name, k):
         pytest.skip("BatchEnv plays sampled games only")
     # max_episode_steps short enough that games are truncated as well as ended
     env = dimsum.BatchEnv(game, 6, seed=100 + k, threads=1, max_episode_steps=25)
-    obs, info = env.reset()
-    assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
-    ended = 0
-    for step in range(80):
-        obs, _, terminated, truncated, info = env.step(env.sample_actions(step))
-        ended += int((terminated | truncated).sum())
-        assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
-    assert ended > 0
+    assert play_checking_every_row(env, 80) > 0
 
 
 @pytest.mark.parametrize("name", GAMES)
