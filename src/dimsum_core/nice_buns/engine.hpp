@@ -99,7 +99,8 @@ struct Buns {
 static_assert(Buns{0x000000FF80007F01ull}.present() == 0b11011u);
 static_assert(Buns{0x0000000003000300ull}.colours_with(3) == 0b1010u && Buns{0}.colours_with(0) == 0b1111u);
 static_assert(Buns{0x00000000FF050403ull}.colours_at_least(4) == 0b1110u && Buns{0x7F80}.colours_at_least(127) == 0b11u);
-static_assert(!Buns{0x0000FF0002020202ull}.any_colour_at_least(3) && Buns{0x0000000003000000ull}.any_colour_at_least(3) &&
+static_assert(!Buns{0x0000FF0002020202ull}.any_colour_at_least(3) &&
+              Buns{0x0000000003000000ull}.any_colour_at_least(3) &&
               Buns{0x0000000080000000ull}.any_colour_at_least(3) && !Buns{0x7E}.any_colour_at_least(127));
 
 struct Face {

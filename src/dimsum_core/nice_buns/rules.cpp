@@ -642,7 +642,7 @@ int list_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weigh
 }  // namespace
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
-  // The three phases of nearly every decision first, as tests, then the switch: a switch's jump
+  // The act phase, the commonest, is tested before the switch on the others: the switch's jump
   // table is one indirect jump, which mispredicted about every other decision in a simulation
   // (split, choose and the dice's acts alternate with the random dice).
   if (s.phase == kActPhase) return die_options(c, s, out);
@@ -657,7 +657,6 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
       out[1] = static_cast<int16_t>(Config::kChoose + (7 ^ lo));
       return 2;
     }
-    case kActPhase: return die_options(c, s, out);
     case kFishPhase: {
       const Buns& f = s.front[s.cascade[0]];
       int n = 0;
@@ -688,7 +687,7 @@ namespace {
 template <bool kKeyed>
 void apply_move(const Config& c, State& s, int a) {
   ScalarBlockGuard<kKeyed> keyed(s);
-  if (s.phase == kActPhase) {  // the commonest phase tested first, as in legal_actions
+  if (s.phase == kActPhase) {  // the commonest phase first, as in legal_actions (not in the switch)
     if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
       s.current = kChancePlayer;
       return;
@@ -705,12 +704,6 @@ void apply_move(const Config& c, State& s, int a) {
     case kChoosePhase:
       s.chooser_takes = static_cast<int8_t>(a - Config::kChoose);
       enter_die(c, s, 0);
-      break;
-    case kActPhase:
-      if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
-        s.current = kChancePlayer;
-        return;
-      }
       break;
     case kFishPhase:
       s.fish_on[s.cascade[0]] = static_cast<int8_t>(a - c.fish_to);
