@@ -298,6 +298,29 @@ def test_swap_cascade_runs_for_the_actor_first(engine):
     assert s.to_dict()["winner"] == 0
 
 
+@pytest.mark.parametrize("mandatory", [True, False])
+@pytest.mark.parametrize("large", ["give", "steal", "swap"])
+def test_the_longest_lists_of_a_die_come_whole_and_in_order(engine, large, mandatory):
+    """Six players each holding every kind: the longest give, steal and swap lists there are (25,
+    25 and 125 entries, then 'pass' when the dice are optional), in the order of the action ids.
+    The core writes a die's options several at a time and one at a time near the end of the
+    list's room (kMaxActions, 126): the last entries of the swap list are written that way."""
+    options = {"players": 6, "mandatory_dice": mandatory}
+    every = {kind: 1 for kind in KINDS}
+    _, s = build(engine, options, seats=[seat(every, fish_on="blue") for _ in range(6)], phase="act", roller=0,
+                 dice={"small": "draw 1", "medium": "put back", "large": large},
+                 split="small+medium | large", chooser_takes="small+medium", die="large")
+    legal = list(s.legal_actions())
+    assert legal == sorted(set(legal))
+    others = range(1, 6)
+    expected = {
+        "give": [f"give {k} to player {t}" for k in KINDS for t in others],
+        "steal": [f"steal {k} from player {t}" for k in KINDS for t in others],
+        "swap": [f"swap my {k} for player {t}'s {b}" for k in KINDS for t in others for b in KINDS],
+    }[large] + ([] if mandatory else ["pass"])
+    assert [s.action_name(a) for a in legal] == expected
+
+
 def test_mandatory_dice_false_offers_pass(engine):
     kw = dict(seats=[seat({"red": 1, "blue": 1}), seat({"red": 1})], phase="act", roller=0,
               dice={"small": "draw 1", "medium": "put back", "large": "give"},

@@ -38,17 +38,25 @@ int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover,
   int32_t chosen = -1;
   int best_action = 0;
   double best = -std::numeric_limits<double>::infinity();
+  // Every child's availability after this walk is at most the node's visits + 1 (one count per
+  // select here, and each select but this one was followed by a visit, as every simulation
+  // backs up through each node it selected from): the ln table is grown once, here, so that the
+  // walk reads it without a check (and without a call in the loop).
+  const uint32_t most_available = nodes_[static_cast<size_t>(node)].visits + 1u;
+  if (most_available >= log_.size()) grow_log_table(most_available);
+  const double* ln = log_.data();
   for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
     Node& ch = nodes_[static_cast<size_t>(child)];
     if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
       ++tried;
       ++ch.available;
-      const double score = ucb(ch, c, favoured, bias);
-      if (score > best || (score == best && ch.action < best_action)) {
-        best = score;
-        best_action = ch.action;
-        chosen = child;
-      }
+      const double score = ucb(ch, ln[ch.available], c, favoured, bias);
+      // the best score, a tie to the lower action; bitwise, and selects below: whether a child
+      // beats the best so far is as good as random
+      const bool better = (score > best) | ((score == best) & (ch.action < best_action));
+      best = better ? score : best;
+      best_action = better ? ch.action : best_action;
+      chosen = better ? child : chosen;
     }
     child = ch.next_sibling;
   }

@@ -42,9 +42,10 @@ class SearchTree {
 
   // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
   // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
-  // bias / (visits + 1). `ch` has been visited (a child is visited when it is made) and is available.
-  double ucb(const Node& ch, double c, int favoured, double bias) {
-    double score = ch.reward / ch.visits + c * std::sqrt(log_of(ch.available) / ch.visits);
+  // bias / (visits + 1), given ln_available = ln(ch.available). `ch` has been visited (a child is
+  // visited when it is made) and is available.
+  static double ucb(const Node& ch, double ln_available, double c, int favoured, double bias) {
+    double score = ch.reward / ch.visits + c * std::sqrt(ln_available / ch.visits);
     if (ch.action == favoured) score += bias / (ch.visits + 1.0);
     return score;
   }
@@ -63,11 +64,8 @@ class SearchTree {
   int64_t size() const { return static_cast<int64_t>(nodes_.size()); }
 
  private:
-  // std::log(k), exactly (the same call, so a search gives the same result as without the table).
-  double log_of(uint32_t k) {
-    if (k >= log_.size()) grow_log_table(k);
-    return log_[k];
-  }
+  // Makes log_ hold std::log(i) for every i <= k, exactly (the same call, so a search gives the
+  // same result as without the table).
   void grow_log_table(uint32_t k);
   int32_t expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng);
 

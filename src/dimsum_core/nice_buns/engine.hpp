@@ -73,6 +73,12 @@ struct Buns {
     const uint64_t top = (((w | kTop) - static_cast<uint64_t>(n) * 0x0101010101010101ull) | w) & kTop;
     return static_cast<unsigned>(((top >> 7) * 0x0102040810204080ull) >> 56) & ((1u << kColours) - 1);
   }
+  // True when some colour has `n` buns or more (0 < n < 128): colours_at_least(n) != 0 without
+  // gathering the bits (the cascade's first test only asks whether there is one).
+  constexpr bool any_colour_at_least(int n) const {
+    constexpr uint64_t kTop = 0x8080808080808080ull, kColourTops = 0x80808080ull;
+    return ((((w | kTop) - static_cast<uint64_t>(n) * 0x0101010101010101ull) | w) & kColourTops) != 0;
+  }
   // Bit i set when byte i of x is not zero, without a loop (present() runs several times a
   // step): adding 0x7F to a byte's low seven bits carries into its top bit unless they are all
   // zero, OR the top bit itself, then one multiply gathers the eight top bits (byte i's lands
@@ -93,6 +99,9 @@ struct Buns {
 static_assert(Buns{0x000000FF80007F01ull}.present() == 0b11011u);
 static_assert(Buns{0x0000000003000300ull}.colours_with(3) == 0b1010u && Buns{0}.colours_with(0) == 0b1111u);
 static_assert(Buns{0x00000000FF050403ull}.colours_at_least(4) == 0b1110u && Buns{0x7F80}.colours_at_least(127) == 0b11u);
+static_assert(!Buns{0x0000FF0002020202ull}.any_colour_at_least(3) &&
+              Buns{0x0000000003000000ull}.any_colour_at_least(3) &&
+              Buns{0x0000000080000000ull}.any_colour_at_least(3) && !Buns{0x7E}.any_colour_at_least(127));
 
 struct Face {
   uint8_t action;   // FaceAction
@@ -200,12 +209,17 @@ static_assert(dimsum::Engine<Engine>);
 
 // Shared by rules.cpp, observe.cpp and state_io.cpp.
 inline const Face& face_of(const Config& c, const State& s, int die) { return c.faces[die][s.dice[die]]; }
+// (roller + 1) % players, without a division or a branch (masks, not selects: the compiler
+// kept the ternaries as jumps, and who holds a die follows the random split).
 inline int chooser_of(const Config& c, const State& s) {
-  return s.roller + 1 < c.players ? s.roller + 1 : 0;  // (roller + 1) % players, without a division
+  const int next = s.roller + 1;
+  return next & -static_cast<int>(next < c.players);
 }
-// NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest.
+// NB-2/NB-3: the chooser acts the dice of the group they took, the roller the rest. Branch-free:
+// the group is the random choice of the turn, so a jump here mispredicted often.
 inline int holder_of(const Config& c, const State& s, int die) {
-  return (s.chooser_takes >> die & 1) ? chooser_of(c, s) : s.roller;
+  const int chooser_acts = -((s.chooser_takes >> die) & 1);  // all ones when the chooser acts the die
+  return s.roller ^ ((chooser_of(c, s) ^ s.roller) & chooser_acts);
 }
 // Who decides now, from the other fields (State::current caches it).
 int derive_current(const Config& c, const State& s);

@@ -7,7 +7,9 @@
 // Explicit chance mode stops before each of those events instead (a chance phase, engine.hpp) and
 // resolve_chance plays the outcome chance picks with the same code that follows the sampled draw.
 // The sampled path only gains an `if (c.explicit_chance)` where an event happens.
+#include <array>
 #include <bit>
+#include <cstring>
 
 #include "../common/bits.hpp"
 #include "../common/chance.hpp"
@@ -89,9 +91,11 @@ void enter_die(const Config& c, State& s, int die) {
 }
 
 // NB-3/NB-13: play passes clockwise, so the chooser rolls next; the turn cap ends in a draw.
+// Sets s.current too (settle's callers take it from there).
 void next_turn(const Config& c, State& s) {
   if (static_cast<int32_t>(s.turn) >= c.max_turns) {
     s.phase = kOver;
+    s.current = kTerminalPlayer;
     return;
   }
   ++s.turn;
@@ -100,8 +104,13 @@ void next_turn(const Config& c, State& s) {
   s.die = 0;
   s.draws_left = 0;
   s.phase = kSplitPhase;
-  if (c.explicit_chance) return await_roll(s);
+  if (c.explicit_chance) {
+    await_roll(s);
+    s.current = kChancePlayer;
+    return;
+  }
   roll(c, s);
+  s.current = s.roller;
 }
 
 // `n` buns of `colour` (colour -1: none) and `fish` fish heads go from seat p back to the bag;
@@ -159,7 +168,7 @@ int run_cascade(const Config& c, State& s, int p) {
   // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
   // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
   // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests.
-  if (s.front[p].get(kFish) == 0 && s.front[p].colours_at_least(c.set_size) == 0) {
+  if (s.front[p].get(kFish) == 0 && !s.front[p].any_colour_at_least(c.set_size)) {
     s.fish_on[p] = -1;
     return -1;
   }
@@ -278,7 +287,9 @@ bool act(const Config& c, State& s, int a) {
 }
 
 // Runs everything automatic until a player has a real decision, a chance node (explicit mode)
-// or the end of the game.
+// or the end of the game, and sets s.current: each way out knows who decides, so the hot ones
+// set it directly (derive_current's switch on the phase was an indirect jump that mispredicted
+// most of the time in a simulation) and the rare ones derive it.
 template <bool kKeyed>
 void settle(const Config& c, State& s) {
   for (int step = 0; step < kSettleBound; ++step) {
@@ -286,6 +297,7 @@ void settle(const Config& c, State& s) {
       s.cascade[0] = s.cascade[1] = -1;
       s.cascade_len = 0;
       s.phase = kOver;
+      s.current = kTerminalPlayer;
       return;
     }
     if (s.cascade_len) {
@@ -293,6 +305,7 @@ void settle(const Config& c, State& s) {
       if (s.winner >= 0) continue;
       if (pause >= 0) {
         s.phase = static_cast<int8_t>(pause);
+        s.current = static_cast<int8_t>(derive_current(c, s));
         return;
       }
       pop_cascade(s);
@@ -301,20 +314,30 @@ void settle(const Config& c, State& s) {
     s.phase = kActPhase;
     if (s.die == kDone) return next_turn(c, s);
     if (face_of(c, s, s.die).action == kDraw) {
-      if (draw_one<kKeyed>(c, s)) return;
+      if (draw_one<kKeyed>(c, s)) {  // explicit mode: the draw's chance node
+        s.current = kChancePlayer;
+        return;
+      }
       continue;
     }
     // Only counted here, up to two: with two options or more the player decides, and
     // legal_actions lists them then; a single option comes with the count.
     int only = -1;
     const int n = die_outlook(c, s, &only);
-    if (n >= 2) return;
+    if (n >= 2) {
+      s.current = static_cast<int8_t>(holder_of(c, s, s.die));
+      return;
+    }
     if (n == 1) {  // the only choice is made for the player
-      if (act<kKeyed>(c, s, only)) return;
+      if (act<kKeyed>(c, s, only)) {  // explicit mode: the tray's top-up first
+        s.current = kChancePlayer;
+        return;
+      }
     } else {
       enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
     }
   }
+  s.current = static_cast<int8_t>(derive_current(c, s));  // unreachable: see kSettleBound
 }
 
 // -- explicit chance mode ------------------------------------------------------------------------
@@ -467,45 +490,79 @@ int die_outlook(const Config& c, const State& s, int* only) {
   return n < 2 ? n : 2;
 }
 
+namespace {
+
+// kBitsOf[m]: the set bits of a six-bit mask (kinds, or seats), ascending, padded to eight.
+inline constexpr auto kBitsOf = [] {
+  std::array<std::array<int16_t, 8>, 64> table{};
+  for (int m = 0; m < 64; ++m)
+    for (int b = 0, i = 0; b < 6; ++b)
+      if (m >> b & 1) table[m][i++] = static_cast<int16_t>(b);
+  return table;
+}();
+
+// Lists base + stride * b for every set bit b of `mask` (six bits at most) at out[n...], ascending;
+// returns the new count. Eight entries are written in one go (a fixed loop over a local copy,
+// which the compiler turns into a few vector instructions) where the list has room for them, so
+// there is no loop over the bits whose exit depends on the random position; the entries past
+// the count are scratch.
+inline int append_bits(int16_t* out, int n, int base, int stride, unsigned mask) {
+  std::array<int16_t, 8> lanes = kBitsOf[mask];
+  const int count = count_bits(mask);
+  if (n + 8 <= Engine::kMaxActions) {
+    for (int i = 0; i < 8; ++i) lanes[i] = static_cast<int16_t>(base + stride * lanes[i]);
+    std::memcpy(out + n, lanes.data(), sizeof lanes);
+  } else {  // near the end of the longest lists (five or six players): only the entries
+    for (int i = 0; i < count; ++i) out[n + i] = static_cast<int16_t>(base + stride * lanes[i]);
+  }
+  return n + count;
+}
+
+}  // namespace
+
 int die_options(const Config& c, const State& s, int16_t* out) {
   const DieView v(c, s);
   const int P = c.players, h = v.h;
   int n = 0;
-  auto push = [&](int a) { out[n++] = static_cast<int16_t>(a); };
-  // every loop walks kinds, then seats, then kinds in increasing order: the list comes out sorted
+  // every list goes by kinds, then seats, then kinds in increasing order: it comes out sorted
   switch (v.face.action) {
     case kTake:  // NB-5
-      for_each_bit(v.face.colours & s.tray.present(), [&](int k) { push(Config::kTake + k); });
+      n = append_bits(out, n, Config::kTake, 1, v.face.colours & s.tray.present());
       break;
     case kPutBack:  // NB-5
-      for_each_bit(v.mine, [&](int k) { push(Config::kPutBack + k); });
+      n = append_bits(out, n, Config::kPutBack, 1, v.mine);
       break;
-    case kGive:  // NB-6
-      for_each_bit(v.mine, [&](int k) {
-        for (int t = 0; t < P; ++t)
-          if (t != h) push(c.give_action(k, t));
-      });
-      break;
-    case kSteal: {
-      unsigned any = 0;
-      for (int t = 0; t < P; ++t) any |= v.held[t];
-      for_each_bit(any, [&](int k) {
-        for (int t = 0; t < P; ++t)
-          if (v.held[t] >> k & 1) push(c.steal_action(k, t));
-      });
+    case kGive: {  // NB-6: each kind the holder has, to every other seat
+      const unsigned others = ((1u << P) - 1) & ~(1u << h);
+      for_each_bit(v.mine, [&](int k) { n = append_bits(out, n, c.give_action(k, 0), 1, others); });
       break;
     }
+    case kSteal:
+      if (P == 2) {  // one other seat: its kinds in order
+        n = append_bits(out, n, c.steal_action(0, 1 - h), P, v.held[1 - h]);
+        break;
+      }
+      {
+        unsigned any = 0;
+        for (int t = 0; t < P; ++t) any |= v.held[t];
+        for_each_bit(any, [&](int k) {
+          unsigned seats = 0;  // the seats holding kind k
+          for (int t = 0; t < P; ++t) seats |= (v.held[t] >> k & 1u) << t;
+          n = append_bits(out, n, c.steal_action(k, 0), 1, seats);
+        });
+      }
+      break;
     case kSwap:
       if (v.others)
         for_each_bit(v.mine, [&](int a) {
           for (int t = 0; t < P; ++t)
-            for_each_bit(v.held[t], [&](int b) { push(c.swap_action(a, t, b)); });
+            if (v.held[t]) n = append_bits(out, n, c.swap_action(a, t, 0), 1, v.held[t]);
         });
       break;
     default:
       break;
   }
-  if (n && !c.mandatory_dice) push(c.pass);  // the largest action: the list stays sorted
+  if (n && !c.mandatory_dice) out[n++] = static_cast<int16_t>(c.pass);  // the largest action: still sorted
   return n;
 }
 
@@ -585,6 +642,10 @@ int list_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weigh
 }  // namespace
 
 int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
+  // The act phase, the commonest, is tested before the switch on the others: the switch's jump
+  // table is one indirect jump, which mispredicted about every other decision in a simulation
+  // (split, choose and the dice's acts alternate with the random dice).
+  if (s.phase == kActPhase) return die_options(c, s, out);
   switch (s.phase) {
     case kSplitPhase:
       for (int i = 0; i < 4; ++i) out[i] = static_cast<int16_t>(Config::kSplit + i);
@@ -596,7 +657,6 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
       out[1] = static_cast<int16_t>(Config::kChoose + (7 ^ lo));
       return 2;
     }
-    case kActPhase: return die_options(c, s, out);
     case kFishPhase: {
       const Buns& f = s.front[s.cascade[0]];
       int n = 0;
@@ -627,21 +687,23 @@ namespace {
 template <bool kKeyed>
 void apply_move(const Config& c, State& s, int a) {
   ScalarBlockGuard<kKeyed> keyed(s);
+  if (s.phase == kActPhase) {  // the commonest phase first, as in legal_actions (not in the switch)
+    if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
+      s.current = kChancePlayer;
+      return;
+    }
+    settle<kKeyed>(c, s);  // sets s.current
+    return;
+  }
   switch (s.phase) {
     case kSplitPhase:
       s.split = static_cast<int8_t>(a - Config::kSplit);
       s.phase = kChoosePhase;  // the chooser always has two groups to choose from
-      s.current = static_cast<int8_t>(derive_current(c, s));
+      s.current = static_cast<int8_t>(chooser_of(c, s));
       return;
     case kChoosePhase:
       s.chooser_takes = static_cast<int8_t>(a - Config::kChoose);
       enter_die(c, s, 0);
-      break;
-    case kActPhase:
-      if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
-        s.current = kChancePlayer;
-        return;
-      }
       break;
     case kFishPhase:
       s.fish_on[s.cascade[0]] = static_cast<int8_t>(a - c.fish_to);
@@ -658,8 +720,7 @@ void apply_move(const Config& c, State& s, int a) {
       break;
   }
   s.phase = kActPhase;
-  settle<kKeyed>(c, s);
-  s.current = static_cast<int8_t>(derive_current(c, s));
+  settle<kKeyed>(c, s);  // sets s.current
 }
 
 }  // namespace
