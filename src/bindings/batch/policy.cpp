@@ -82,6 +82,7 @@ PolicyNet make_net(const std::vector<std::string>& inputs, int num_actions, int 
   }
   if (net.layers.empty() || width != num_actions)
     throw py::value_error("the last layer must give num_actions (" + std::to_string(num_actions) + ") logits");
+  net.center_inputs();
   return net;
 }
 

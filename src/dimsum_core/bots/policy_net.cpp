@@ -21,8 +21,9 @@ void PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, 
       std::copy(observation, observation + observation_size, input);
       input += observation_size;
     } else {
+      // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's
       for (int i = 0; i < observation_size; ++i) {
-        input[i] = std::clamp((observation[i] - obs_offset[i]) * obs_scale[i], -obs_clip, obs_clip);
+        input[i] = std::clamp((observation[i] - obs_offset[i]) * obs_scale[i], -obs_clip, obs_clip) - obs_at_zero[i];
       }
       input += observation_size;
     }
@@ -158,19 +159,109 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
 }
 #endif
 
+// Sparse inputs. A network's first layer reads the observation and the legal mask: one-hot
+// slices and bit sets, mostly zeros (Dim Sum Jam: about a tenth of 1,541 inputs are not), which
+// the dense kernels above test one by one, for every tile of outputs. For such rows the
+// non-zero inputs are listed once and only they are summed: the same products added in the same
+// order (bias, then i ascending, zeros skipped), so the same bits as the dense path.
+
+// The indices of the non-zero entries of x[0..in), ascending, into idx; returns how many.
+int nonzero_indices(const float* x, int in, int32_t* idx) {
+  int n = 0;
+  for (int i = 0; i < in; ++i) {
+    idx[n] = i;          // written always, kept only if x[i] is not zero: no branch on the data
+    n += x[i] != 0.0f;
+  }
+  return n;
+}
+
+// Outputs [o0, o0 + width) of the row x, from its n non-zero inputs idx[0..n).
+template <int kWidth>
+DIMSUM_ALWAYS_INLINE void sparse_outputs(const DenseLayer& layer, const float* x, const int32_t* idx, int n, int o0,
+                                         int width, float* y) {
+  const int w_n = kWidth > 0 ? kWidth : width;
+  float a[kOutTile];
+  for (int k = 0; k < w_n; ++k) a[k] = layer.bias[static_cast<size_t>(o0 + k)];
+  const auto out = static_cast<size_t>(layer.out);
+  const float* weights = layer.weight_t.data() + o0;
+  for (int j = 0; j < n; ++j) {
+    const float v = x[idx[j]];
+    const float* w = weights + static_cast<size_t>(idx[j]) * out;
+    for (int k = 0; k < w_n; ++k) a[k] += v * w[k];
+  }
+  for (int k = 0; k < w_n; ++k) y[o0 + k] = a[k];
+}
+
+// The `rows` rows of x, each from its non-zero inputs (idx: `layer.in` ints per row, counts[r]).
+DIMSUM_ALWAYS_INLINE void sparse_sums(const DenseLayer& layer, const float* x, int rows, const int32_t* idx,
+                                      const int* counts, float* y) {
+  const auto in = static_cast<size_t>(layer.in);
+  const auto out = static_cast<size_t>(layer.out);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + static_cast<size_t>(r) * in;
+    const int32_t* row_idx = idx + static_cast<size_t>(r) * in;
+    float* row_y = y + static_cast<size_t>(r) * out;
+    int o0 = 0;
+    for (; o0 + kOutTile <= layer.out; o0 += kOutTile)
+      sparse_outputs<kOutTile>(layer, row, row_idx, counts[r], o0, kOutTile, row_y);
+    if (o0 < layer.out) sparse_outputs<0>(layer, row, row_idx, counts[r], o0, layer.out - o0, row_y);
+  }
+}
+
+void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const int32_t* idx, const int* counts,
+                      float* y) {
+  sparse_sums(layer, x, rows, idx, counts, y);
+}
+
+#ifdef DIMSUM_POLICY_AVX
+__attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, const float* x, int rows,
+                                                    const int32_t* idx, const int* counts, float* y) {
+  sparse_sums(layer, x, rows, idx, counts, y);
+}
+#endif
+
+// Whether the rows of x are sparse enough for sparse_sums (then their non-zero indices are in
+// scratch.nonzero and scratch.nonzero_counts): under a quarter of the inputs non-zero, over the
+// rows. Narrow layers (the hidden ones: dense activations) are not scanned.
+bool list_nonzero(const DenseLayer& layer, const float* x, int rows, PolicyScratch& scratch) {
+  if (layer.in < 128) return false;
+  const auto in = static_cast<size_t>(layer.in);
+  if (scratch.nonzero.size() < static_cast<size_t>(rows) * in) scratch.nonzero.resize(static_cast<size_t>(rows) * in);
+  if (scratch.nonzero_counts.size() < static_cast<size_t>(rows)) scratch.nonzero_counts.resize(static_cast<size_t>(rows));
+  int64_t total = 0;
+  for (int r = 0; r < rows; ++r) {
+    const auto k = static_cast<size_t>(r);
+    total += scratch.nonzero_counts[k] = nonzero_indices(x + k * in, layer.in, scratch.nonzero.data() + k * in);
+  }
+  return 4 * total < int64_t{rows} * layer.in;
+}
+
 // y[r] = activation(bias + sum over i of x[r][i] * W[:, i]) for the `rows` rows of x
 // ([rows][layer.in]) into y ([rows][layer.out]).
-void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y) {
+void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, PolicyScratch& scratch) {
 #ifdef DIMSUM_POLICY_AVX
   static const bool avx = __builtin_cpu_supports("avx");
-  if (avx) {
-    dense_sums_avx(layer, x, rows, y);
-  } else {
-    dense_sums_sse2(layer, x, rows, y);
-  }
 #else
-  dense_sums_sse2(layer, x, rows, y);
+  constexpr bool avx = false;
 #endif
+  if (list_nonzero(layer, x, rows, scratch)) {
+    const int32_t* idx = scratch.nonzero.data();
+    const int* counts = scratch.nonzero_counts.data();
+#ifdef DIMSUM_POLICY_AVX
+    if (avx) sparse_sums_avx(layer, x, rows, idx, counts, y);
+    else sparse_sums_sse2(layer, x, rows, idx, counts, y);
+#else
+    sparse_sums_sse2(layer, x, rows, idx, counts, y);
+#endif
+  } else {
+#ifdef DIMSUM_POLICY_AVX
+    if (avx) dense_sums_avx(layer, x, rows, y);
+    else dense_sums_sse2(layer, x, rows, y);
+#else
+    (void)avx;
+    dense_sums_sse2(layer, x, rows, y);
+#endif
+  }
   const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(layer.out);
   if (layer.activation == Activation::kTanh) {
     for (size_t k = 0; k < n; ++k) y[k] = std::tanh(y[k]);
@@ -184,6 +275,24 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y) {
 PolicyScratch& thread_scratch() {
   thread_local PolicyScratch scratch;
   return scratch;
+}
+
+void PolicyNet::center_inputs() {
+  if (obs_scale.empty() || layers.empty() || !obs_at_zero.empty()) return;  // nothing to fold, or folded
+  obs_at_zero.resize(static_cast<size_t>(observation_size));
+  for (int i = 0; i < observation_size; ++i)
+    obs_at_zero[i] = std::clamp((0.0f - obs_offset[i]) * obs_scale[i], -obs_clip, obs_clip);
+  // the whole input at zero (the mask parts stay 0), through the first layer without activation
+  std::vector<float> at_zero(static_cast<size_t>(input_size()), 0.0f);
+  float* part = at_zero.data();
+  for (InputPart p : inputs) {
+    if (p == InputPart::kObservation) std::copy(obs_at_zero.begin(), obs_at_zero.end(), part);
+    part += p == InputPart::kActionMask ? num_actions : observation_size;
+  }
+  DenseLayer& first = layers.front();
+  std::vector<float> folded(static_cast<size_t>(first.out));
+  dense_sums_sse2(first, at_zero.data(), 1, folded.data());  // bias + W0 * at_zero, in the kernels' order
+  first.bias = std::move(folded);
 }
 
 void PolicyNet::forward(const float* input, float* logits) const { forward_rows(input, 1, logits, thread_scratch()); }
@@ -244,7 +353,7 @@ void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, Polic
         }
         break;
       }
-      dense_rows(layer, x, n, y);
+      dense_rows(layer, x, n, y, scratch);
       x = y;
       width = layer.out;
       y = y == scratch.layer_a.data() ? scratch.layer_b.data() : scratch.layer_a.data();

@@ -52,6 +52,8 @@ struct PolicyScratch {
   std::vector<float> input, observation, logits;
   std::vector<uint8_t> mask;
   std::vector<double> weight;  // choose_action's softmax
+  std::vector<int32_t> nonzero;  // a sparse layer's non-zero inputs, per row (policy_net.cpp)
+  std::vector<int> nonzero_counts;
 };
 
 // The actions of each of a batch's rows: row r's are actions[r * stride, r * stride + counts[r]).
@@ -73,9 +75,22 @@ struct PolicyNet {
   std::vector<float> obs_offset, obs_scale;
   float obs_clip = 0;
   std::vector<DenseLayer> layers;
+  // Centred inputs. A normalized observation is dense even where the observation is zero (most of
+  // it: one-hot slices, bit sets), as clip(-offset * scale) is not zero. So the input is written
+  // relative to that of an all-zero observation, `obs_at_zero`, which is zero where the
+  // observation is zero (and the sparse kernel skips it), and the first layer's bias holds that
+  // input's contribution: layers[0].bias is bias + W0 * (input at zero), computed once by
+  // center_inputs(). Mathematically the same network; the sums are grouped differently, so the
+  // logits may differ from an uncentred evaluation in the last bits. Empty: not normalized (the
+  // input at zero is zero, nothing is folded, the trained bias is used as it is).
+  std::vector<float> obs_at_zero;
 
   int input_size() const;
-  // Writes the network's input from one observation and the legal-action mask (0/1 per action).
+  // Folds the input of an all-zero observation into the first layer's bias (see obs_at_zero);
+  // called once, after the normalization and the layers are set (the binding does).
+  void center_inputs();
+  // Writes the network's input from one observation and the legal-action mask (0/1 per action):
+  // the (normalized) observation less obs_at_zero, and the mask.
   void make_input(const float* observation, const uint8_t* legal_mask, float* input) const;
   // The logits (num_actions) of one input (input_size floats).
   void forward(const float* input, float* logits) const;
