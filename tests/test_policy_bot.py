@@ -311,6 +311,8 @@ def test_a_header_that_lies_about_the_payload_is_refused_not_read(game, tmp_path
     (["nice_buns", "--envs", "7"], r"--envs \(7\) must be a multiple of --players \(2\)"),
     (["chess"], "unknown game 'chess'"),
     (["nice_buns", "--players", "9"], "option 'players' must be in"),
+    (["nice_buns", "--imitate", "-1"], "--imitate must be >= 0 and --imitate-epochs >= 1, got -1, 8"),
+    (["nice_buns", "--imitate", "100", "--imitate-epochs", "0"], "--imitate-epochs >= 1, got 100, 0"),
 ])
 def test_the_training_command_refuses_bad_arguments_before_it_trains(args, message, capsys):
     from dimsum.baselines import train
