@@ -231,3 +231,20 @@ def test_an_imitation_run_records_the_clone_before_ppo_and_self_play_starts_from
     assert curve[1]["trained_against"] == curve[0]["checkpoint"]  # the clone is the first self-play partner
     assert record["imitation"]["decisions"] >= 600 and record["imitation"]["epochs"] == 2
     assert "imitation:" in capsys.readouterr().out
+
+
+def test_an_imitation_repeats_bit_for_bit_for_a_seed():
+    need_module("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from dimsum.baselines import imitation
+
+    def cloned():
+        env = imitation_env(6)
+        model = MaskablePPO("MultiInputPolicy", env, n_steps=16, batch_size=64, seed=2, device="cpu")
+        data = imitation.collect(env, 800, seed=3, gamma=model.gamma)
+        imitation.fit(model, data, lambda o: env._normalize_obs(o, env.obs_rms["observation"]), epochs=2, seed=4)
+        return model.policy.state_dict()
+
+    first, second = cloned(), cloned()
+    assert all(torch.equal(first[k], second[k]) for k in first)
