@@ -38,12 +38,12 @@ def played_states(game, games=6, seed=0):
     return states
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_shipped_nice_buns_policies_load_for_their_games_within_the_size_budget(players):
-    game = dimsum.make("nice_buns", players=players)
-    assert f"nice_buns-{players}p" in shipped()
+@pytest.mark.parametrize("name,players", [("nice_buns", 2), ("nice_buns", 4), ("yum_cha", 4)])
+def test_the_shipped_policies_load_for_their_games_within_the_size_budget(name, players):
+    game = dimsum.make(name, players=players)
+    assert f"{name}-{players}p" in shipped()
     policy = load("shipped", game)
-    assert policy.game == "nice_buns" and policy.options["players"] == players
+    assert policy.game == name and policy.options["players"] == players
     assert policy.num_actions == game.num_actions and policy.observation_size == game.observation_shape[0]
     assert shipped_path(game).stat().st_size <= 1 << 20  # the size budget
     assert (shipped_path(game).with_suffix(".json")).is_file()  # how it was trained
@@ -246,6 +246,14 @@ def test_the_shipped_policy_beats_random_in_a_short_arena_run_named_by_a_spec_st
     assert policy.games == 40 and policy.interval[0] > 0.5, results.table()
 
 
+def test_the_shipped_yum_cha_policy_trained_on_point_totals_plays_the_default_game_and_beats_random():
+    game = dimsum.make("yum_cha", players=4)  # trained with reward=score: it changes no view or legal move
+    assert "--option reward=score" in load("shipped", game).source
+    results = dimsum.arena.run(game, "policy:weights=shipped,random", games=28, seed=11, progress=False)
+    policy = next(s for s in results.standings() if s.bot.startswith("policy"))
+    assert policy.games == 28 and policy.interval[0] > 0.25, results.table()  # parity is 0.25 a seat
+
+
 def test_the_training_command_writes_checkpoints_a_curve_a_record_and_ships_the_best(game, tmp_path, capsys):
     need_module("sb3_contrib")
     import importlib.util
@@ -303,6 +311,8 @@ def test_a_header_that_lies_about_the_payload_is_refused_not_read(game, tmp_path
     (["nice_buns", "--envs", "7"], r"--envs \(7\) must be a multiple of --players \(2\)"),
     (["chess"], "unknown game 'chess'"),
     (["nice_buns", "--players", "9"], "option 'players' must be in"),
+    (["nice_buns", "--imitate", "-1"], "--imitate must be >= 0 and --imitate-epochs >= 1, got -1, 8"),
+    (["nice_buns", "--imitate", "100", "--imitate-epochs", "0"], "--imitate-epochs >= 1, got 100, 0"),
 ])
 def test_the_training_command_refuses_bad_arguments_before_it_trains(args, message, capsys):
     from dimsum.baselines import train
