@@ -132,3 +132,14 @@ def test_guided_ismcts_at_a_small_budget_beats_random_in_a_short_arena_run(game)
                                games=30, seed=7, progress=False)
     guided = next(s for s in results.standings() if s.bot.startswith("ismcts"))
     assert guided.games == 30 and guided.interval[0] > 0.5, results.table()
+
+
+def test_root_parallel_guided_trees_share_the_network_and_stay_deterministic(game):
+    # every tree evaluates the one network with its own thread's scratch: the same seed and
+    # thread count give the same whole search
+    states = played_states(game, games=1, seed=6)
+    search = lambda: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
+        "ismcts", game, seed=2, simulations=80, threads=2, guide="policy", rollout="policy", weights="shipped")]
+        for s in states]
+    first = search()
+    assert first == search() and all(sims == 80 for _, (sims, _, _) in first)
