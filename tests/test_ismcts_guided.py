@@ -102,7 +102,7 @@ def test_the_native_search_refuses_a_network_that_does_not_fit_or_is_missing(gam
     tail = (1, 0, 0, other.min_return, other.max_return)
     with pytest.raises(ValueError, match="this network takes"):
         _batch.ismcts_search(*args, "heuristic", *tail, "policy", bot._net)
-    with pytest.raises(ValueError, match="need a policy network"):
+    with pytest.raises(ValueError, match="needs a policy network"):
         _batch.ismcts_search(*args, "policy", *tail, "heuristic", None)
     with pytest.raises(ValueError, match="guide must be 'heuristic' or 'policy'"):
         _batch.ismcts_search(*args, "heuristic", *tail, "prior", None)

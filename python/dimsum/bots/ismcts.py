@@ -25,7 +25,7 @@ PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
                minimum=0.001, maximum=3600, allow_none=True),
     OptionSpec("c", 0.3, "the UCB exploration constant, rewards being in [0, 1]", kind=float, minimum=0,
                maximum=1000),
-    OptionSpec("bias", 5.0, "progressive bias towards the heuristic's move (0: none)", kind=float, minimum=0,
+    OptionSpec("bias", 5.0, "progressive bias towards the guide's choice (0: none)", kind=float, minimum=0,
                maximum=1000),
     OptionSpec("rollout", "heuristic", "how a simulation ends the game ('policy': the network of weights=)",
                choices=ROLLOUTS),
@@ -44,7 +44,8 @@ class IsmctsBot(NativeBot):
     - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (0 to 1000; default 0.3);
     - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth
       ``bias / (visits + 1)`` in UCB (0 to 1000; 0 turns it off; default 5);
-    - ``rollout``: ``"random"`` or ``"heuristic"`` (the game's heuristic bot) to the end of the game;
+    - ``rollout``: ``"random"``, ``"heuristic"`` (the game's heuristic bot) or ``"policy"`` (the
+      network of ``weights``) to the end of the game;
     - ``threads``: root-parallel trees on C++ worker threads, their root visits summed (1 to 256);
     - ``guide``: ``"heuristic"`` (default) or ``"policy"``: the bias term becomes
       ``prior(a) * bias / (visits + 1)`` with prior the policy's softmax over the node's legal

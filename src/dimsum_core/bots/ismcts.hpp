@@ -98,7 +98,7 @@ inline void check_search_params(const SearchParams& p) {
   if (!in(p.bias, 0, kMaxBias))
     throw std::invalid_argument("ismcts bias must be in [0, 1000], got " + std::to_string(p.bias));
   if ((p.rollout == Rollout::kPolicy || p.guide == Guide::kPolicy) && p.net == nullptr)
-    throw std::invalid_argument("ismcts rollout='policy' and guide='policy' need a policy network (weights=)");
+    throw std::invalid_argument("ismcts rollout='policy' or guide='policy' needs a policy network (weights=)");
   if (!(std::isfinite(p.min_return) && std::isfinite(p.max_return)))
     throw std::invalid_argument("ismcts min_return and max_return must be finite");
 }
