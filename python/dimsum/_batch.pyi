@@ -19,12 +19,14 @@ def random_playouts(game: str, config: bytes, state_size: int, state_version: in
 
 # The C++ bots (python/dimsum/bots/heuristic.py, ismcts.py): `state` is State.to_bytes(), and
 # call k of a bot seeded `seed` draws from derive_seed(seed, k). ismcts_search returns (action,
-# simulations, rollout steps, [(action, visits, mean)] per root action, tree steps).
+# simulations, rollout steps, [(action, visits, mean)] per root action, tree steps); rollout
+# 'policy' and guide 'policy' take `net` (PolicyNet, below).
 def heuristic_action(game: str, config: bytes, state_size: int, state_version: int, state: bytes, seed: int,
                      call: int) -> int: ...
 def ismcts_search(game: str, config: bytes, state_size: int, state_version: int, state: bytes, simulations: int,
                   seconds: float, c: float, bias: float, rollout: str, threads: int, seed: int, call: int,
-                  min_return: float, max_return: float) -> Tuple[int, int, int, List[Tuple[int, int, float]], int]: ...
+                  min_return: float, max_return: float, guide: str = "heuristic",
+                  net: Optional[PolicyNet] = None) -> Tuple[int, int, int, List[Tuple[int, int, float]], int]: ...
 
 # The policy network (python/dimsum/bots/policy.py; src/dimsum_core/bots/policy_net.hpp): built
 # once from a policy file's arrays, then one call per move.

@@ -7,12 +7,14 @@ describes the parameters."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .._common import OptionSpec
 from ._native import NativeBot
 
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "policy")
+GUIDES = ("heuristic", "policy")
 
 # The parameters and their ranges, the same as C++ checks (bots/ismcts.hpp, check_search_params):
 # simulations up to 10^9 (a tree's node indices are int32, its visit counts uint32); a time
@@ -23,9 +25,12 @@ PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
                minimum=0.001, maximum=3600, allow_none=True),
     OptionSpec("c", 0.3, "the UCB exploration constant, rewards being in [0, 1]", kind=float, minimum=0,
                maximum=1000),
-    OptionSpec("bias", 5.0, "progressive bias towards the heuristic's move (0: none)", kind=float, minimum=0,
+    OptionSpec("bias", 5.0, "progressive bias towards the guide's choice (0: none)", kind=float, minimum=0,
                maximum=1000),
-    OptionSpec("rollout", "heuristic", "how a simulation ends the game", choices=ROLLOUTS),
+    OptionSpec("rollout", "heuristic", "how a simulation ends the game ('policy': the network of weights=)",
+               choices=ROLLOUTS),
+    OptionSpec("guide", "heuristic", "what the progressive bias favours: the heuristic's move, or every action "
+               "by the policy's probability ('policy': the network of weights=)", choices=GUIDES),
     OptionSpec("threads", 1, "root-parallel trees on C++ worker threads", kind=int, minimum=1, maximum=256),
 )}
 
@@ -39,8 +44,17 @@ class IsmctsBot(NativeBot):
     - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (0 to 1000; default 0.3);
     - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth
       ``bias / (visits + 1)`` in UCB (0 to 1000; 0 turns it off; default 5);
-    - ``rollout``: ``"random"`` or ``"heuristic"`` (the game's heuristic bot) to the end of the game;
-    - ``threads``: root-parallel trees on C++ worker threads, their root visits summed (1 to 256).
+    - ``rollout``: ``"random"``, ``"heuristic"`` (the game's heuristic bot) or ``"policy"`` (the
+      network of ``weights``) to the end of the game;
+    - ``threads``: root-parallel trees on C++ worker threads, their root visits summed (1 to 256);
+    - ``guide``: ``"heuristic"`` (default) or ``"policy"``: the bias term becomes
+      ``prior(a) * bias / (visits + 1)`` with prior the policy's softmax over the node's legal
+      actions, computed once per node from the mover's observation, and a node expands its
+      untried action of highest prior;
+    - ``weights``: the policy network of ``rollout="policy"`` and ``guide="policy"``, a policy
+      file's path or ``"shipped"`` (docs/BASELINES.md); needed by those, refused otherwise.
+      ``rollout="policy"`` draws every seat's move from the policy's softmax over its legal
+      actions, from its own observation of the determinization, with the search's generator.
 
     ``PARAMETERS`` declares these ranges; a value outside them is a ValueError (a wrong type a
     TypeError) saying what is allowed. The search runs on worker threads while the calling
@@ -54,9 +68,11 @@ class IsmctsBot(NativeBot):
     kind = "ismcts"
 
     def __init__(self, game: Any, seed: int = 0, simulations: int = 1000, seconds: Optional[float] = None,
-                 c: float = 0.3, bias: float = 5.0, rollout: str = "heuristic", threads: int = 1) -> None:
+                 c: float = 0.3, bias: float = 5.0, rollout: str = "heuristic", threads: int = 1,
+                 guide: str = "heuristic", weights: Union[str, Path, None] = None) -> None:
         super().__init__(game, seed)
-        given = dict(simulations=simulations, seconds=seconds, c=c, bias=bias, rollout=rollout, threads=threads)
+        given = dict(simulations=simulations, seconds=seconds, c=c, bias=bias, rollout=rollout, threads=threads,
+                     guide=guide)
         values = {name: PARAMETERS[name].validate(self.kind, value) for name, value in given.items()}
         self.simulations: int = values["simulations"]
         self.seconds: Optional[float] = values["seconds"]
@@ -64,11 +80,27 @@ class IsmctsBot(NativeBot):
         self.bias: float = values["bias"]
         self.rollout: str = values["rollout"]
         self.threads: int = values["threads"]
+        self.guide: str = values["guide"]
+        self.weights = _check_weights(weights, self.rollout, self.guide)
+        self._net = self._load()
         # the last search: (simulations run, rollout actions, [(action, visits, mean reward in [0, 1])])
         self.last_search: Optional[Tuple[int, int, List[Tuple[int, int, float]]]] = None
         # the last search's actions played descending the trees (the simulated actions are these and
         # the rollout actions; chance outcomes are not actions)
         self.last_tree_steps: Optional[int] = None
+
+    def _load(self) -> Any:
+        from .policy import load_net
+
+        return load_net(self.weights, self.game) if self.weights is not None else None
+
+    # The C++ network does not pickle: a pickled bot (sent to a worker process) loads its file again.
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in super().__getstate__().items() if k != "_net"}
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        self._net = self._load()
 
     def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
         from .. import _batch
@@ -76,7 +108,7 @@ class IsmctsBot(NativeBot):
         action, simulations, steps, root, tree_steps = _batch.ismcts_search(
             name, config, state_size, version, state, self.simulations, self.seconds or 0.0, self.c, self.bias,
             self.rollout,
-            self.threads, self.seed, call, self.game.min_return, self.game.max_return)
+            self.threads, self.seed, call, self.game.min_return, self.game.max_return, self.guide, self._net)
         self.last_search = (simulations, steps, root)
         self.last_tree_steps = tree_steps
         return action
@@ -85,4 +117,26 @@ class IsmctsBot(NativeBot):
         budget = f"seconds={self.seconds}" if self.seconds else f"simulations={self.simulations}"
         return (f"IsmctsBot({self.game.name}, seed={self.seed}, {budget}, c={self.c}, bias={self.bias}, "
                 f"rollout={self.rollout!r}, "
-                f"threads={self.threads})")
+                f"threads={self.threads}{self._policy_text()})")
+
+    def _policy_text(self) -> str:
+        if self.weights is None:
+            return ""
+        return f", guide={self.guide!r}, weights={str(self.weights)!r}"
+
+
+def _check_weights(weights: Any, rollout: str, guide: str) -> Union[str, Path, None]:
+    """``weights`` if the options use a policy exactly when it is given, else a ValueError
+    saying what to pass (a TypeError for a weights that is no path)."""
+    uses_policy = [f"{name}='policy'" for name, value in (("rollout", rollout), ("guide", guide)) if value == "policy"]
+    if weights is None:
+        if uses_policy:
+            raise ValueError(f"ismcts {' and '.join(uses_policy)} needs weights=: a policy file's path or 'shipped' "
+                             "(docs/BASELINES.md)")
+        return None
+    if not isinstance(weights, (str, Path)):
+        raise TypeError(f"ismcts weights is a policy file's path or 'shipped', got {type(weights).__name__}")
+    if not uses_policy:
+        raise ValueError("ismcts weights= is used by rollout='policy' or guide='policy' only; pass one of them "
+                         "or leave weights out")
+    return weights

@@ -6,7 +6,9 @@
 // search. The search runs with the GIL released and polls for signals every kPollEvery
 // (bindings.hpp; the trees on worker threads while the caller polls, or one tree on the caller
 // polling between simulations): Ctrl-C stops the trees within a simulation and raises
-// KeyboardInterrupt, and the bot is usable afterwards.
+// KeyboardInterrupt, and the bot is usable afterwards. A search guided by a policy (rollout or
+// guide 'policy') takes the network built by python/dimsum/bots/policy.py's load_net, checked
+// here to fit the game's observation and actions.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -17,6 +19,7 @@
 #include "decision_state.hpp"
 #include "dimsum_core/bots/heuristic.hpp"
 #include "dimsum_core/bots/ismcts.hpp"
+#include "dimsum_core/bots/policy_net.hpp"
 #include "dimsum_core/games.hpp"
 
 namespace dimsum::bindings {
@@ -38,15 +41,21 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
                         int64_t state_version, const py::bytes& state, int64_t simulations, double seconds, double c,
                         double bias,
                         const std::string& rollout, int threads, uint64_t seed, uint64_t call, double min_return,
-                        double max_return) {
+                        double max_return, const std::string& guide, const bots::PolicyNet* net) {
   bots::SearchParams p;
-  if (rollout != "random" && rollout != "heuristic")
-    throw py::value_error("rollout must be 'random' or 'heuristic', got '" + rollout + "'");
+  if (rollout != "random" && rollout != "heuristic" && rollout != "policy")
+    throw py::value_error("rollout must be 'random', 'heuristic' or 'policy', got '" + rollout + "'");
+  if (guide != "heuristic" && guide != "policy")
+    throw py::value_error("guide must be 'heuristic' or 'policy', got '" + guide + "'");
   p.simulations = simulations;
   p.seconds = seconds;
   p.c = c;
   p.bias = bias;
-  p.rollout = rollout == "heuristic" ? bots::Rollout::kHeuristic : bots::Rollout::kRandom;
+  p.rollout = rollout == "heuristic" ? bots::Rollout::kHeuristic
+              : rollout == "policy"  ? bots::Rollout::kPolicy
+                                     : bots::Rollout::kRandom;
+  p.guide = guide == "policy" ? bots::Guide::kPolicy : bots::Guide::kHeuristic;
+  p.net = net;
   p.threads = threads;
   p.seed = derive_seed(seed, call);
   p.min_return = min_return;
@@ -57,6 +66,14 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   try {
     on_game(game, [&]<class G>() {
       const auto cfg = config_from_bytes<G>(config, state_size, state_version);
+      if (net != nullptr) {
+        const ConfigInfo info = G::config_info(cfg);
+        if (info.observation_size != net->observation_size || info.num_actions != net->num_actions)
+          throw py::value_error(std::string(G::kName) + ": this network takes " +
+                                std::to_string(net->observation_size) + " observation values and " +
+                                std::to_string(net->num_actions) + " actions; the game has " +
+                                std::to_string(info.observation_size) + " and " + std::to_string(info.num_actions));
+      }
       const auto s = decision_state<G>(cfg, state);
       py::gil_scoped_release release;
       result = bots::ismcts_search<G>(cfg, s, p, signalled, kPollEvery, &interrupted);
@@ -81,8 +98,9 @@ void register_bots(py::module_& m) {
         py::arg("state_version"), py::arg("state"), py::arg("simulations"), py::arg("seconds"), py::arg("c"),
         py::arg("bias"),
         py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
-        py::arg("max_return"),
-        "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); returns (action, simulations, "
+        py::arg("max_return"), py::arg("guide") = "heuristic", py::arg("net") = py::none(),
+        "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); rollout 'random', "
+        "'heuristic' or 'policy', guide 'heuristic' or 'policy' (the policy's: `net`, a PolicyNet); returns (action, simulations, "
         "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action], tree_steps: actions "
         "applied descending the trees).");
 }

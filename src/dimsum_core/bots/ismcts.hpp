@@ -4,7 +4,8 @@
 // and its generator replaced: engine.hpp, "Chance"), so neither the real hidden cards nor the
 // real future draws reach the search. Each iteration: determinize, then select and expand among
 // the actions legal in that determinization (search_tree.hpp: availability counts, and with
-// bias > 0 progressive bias towards the heuristic's move of each mover), roll out to
+// bias > 0 progressive bias towards the heuristic's move of each mover, or with guide = kPolicy
+// towards a policy network's probabilities: policy_guide.hpp), roll out to
 // the end of the game (rollout.hpp), and back up returns() of every mover, scaled to [0, 1].
 // Dim Sum Jam is cooperative: each mover's return is the team's, so the team's bots maximize
 // the shared result; each action is charged its default tick cost (plain apply).
@@ -33,6 +34,8 @@
 #include "../common/action_list.hpp"
 #include "../common/engine.hpp"
 #include "../common/rng.hpp"
+#include "policy_guide.hpp"
+#include "policy_net.hpp"
 #include "rollout.hpp"
 #include "search_tree.hpp"
 
@@ -47,12 +50,18 @@ inline constexpr double kMinSeconds = 1e-3, kMaxSeconds = 3600;
 inline constexpr int kMaxThreads = 256;
 inline constexpr double kMaxC = 1000, kMaxBias = 1000;
 
+// What the progressive bias favours: the heuristic's one move, or every action by its prior
+// from a policy network (search_tree.hpp, select_guided).
+enum class Guide : uint8_t { kHeuristic = 0, kPolicy = 1 };
+
 struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
   double seconds = 0;          // > 0: a time budget per thread instead of a count (at least one simulation)
   double c = 0.3;              // UCB exploration constant (rewards are in [0, 1])
-  double bias = 5;             // > 0: progressive bias towards the heuristic's move at every tree node
+  double bias = 5;             // > 0: progressive bias towards the guide's choice at every tree node
   Rollout rollout = Rollout::kHeuristic;  // (the defaults are dimsum.bots.IsmctsBot's)
+  Guide guide = Guide::kHeuristic;
+  const PolicyNet* net = nullptr;  // the network of Rollout::kPolicy and Guide::kPolicy (the caller's, shared read-only)
   int threads = 1;
   uint64_t seed = 0;
   double min_return = 0, max_return = 1;  // rewards are scaled to [0, 1] with these
@@ -88,6 +97,8 @@ inline void check_search_params(const SearchParams& p) {
   if (!in(p.c, 0, kMaxC)) throw std::invalid_argument("ismcts c must be in [0, 1000], got " + std::to_string(p.c));
   if (!in(p.bias, 0, kMaxBias))
     throw std::invalid_argument("ismcts bias must be in [0, 1000], got " + std::to_string(p.bias));
+  if ((p.rollout == Rollout::kPolicy || p.guide == Guide::kPolicy) && p.net == nullptr)
+    throw std::invalid_argument("ismcts rollout='policy' or guide='policy' needs a policy network (weights=)");
   if (!(std::isfinite(p.min_return) && std::isfinite(p.max_return)))
     throw std::invalid_argument("ismcts min_return and max_return must be finite");
 }
@@ -110,7 +121,9 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   const ConfigInfo info = G::config_info(c);
   const bool timed = p.seconds > 0;
   if (timed) simulations = kMaxSimulations;
-  SearchTree tree(info.num_actions, nodes_to_reserve(simulations, timed));
+  const bool guided = p.guide == Guide::kPolicy;
+  SearchTree tree(info.num_actions, nodes_to_reserve(simulations, timed), guided);
+  std::vector<float> priors;  // a node's priors, computed once per node (guided only)
   Rng rng = Rng::from_seed(seed);
   const double scale = p.max_return > p.min_return ? 1.0 / (p.max_return - p.min_return) : 1.0;
   // the descent's nodes, the root first: grown (doubled) only when a descent outgrows it
@@ -132,16 +145,24 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
         continue;
       }
       const LegalActions<G> legal(c, s);
-      const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
       bool expanded;
-      node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);
+      if (guided) {
+        if (!tree.has_priors(node)) {  // the mover's view of s only
+          policy_priors<G>(*p.net, c, s, legal, priors);
+          tree.set_priors(node, legal.items, legal.size, priors.data());
+        }
+        node = tree.select_guided(node, legal.items, legal.size, mover, p.c, p.bias, &expanded);
+      } else {
+        const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
+        node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);
+      }
       if (++length == static_cast<int>(path.size())) path.resize(path.size() * 2);
       path[static_cast<size_t>(length)] = node;
       apply_unkeyed<G>(c, s, tree.node(node).action);
       if (expanded) break;
     }
     descended += length;
-    steps += rollout<G>(c, s, p.rollout, info.max_game_length - length, rng);
+    steps += rollout<G>(c, s, p.rollout, info.max_game_length - length, rng, p.net);
     G::returns(c, s, returns);
     tree.backpropagate(path.data(), length + 1, [&](int mover) { return (returns[mover] - p.min_return) * scale; });
     after_simulation();

@@ -1,5 +1,9 @@
 // Rollout policies of IS-MCTS: play a determinization to the end of the game, uniformly at
-// random or with the game's heuristic (heuristic.hpp). Chance nodes (explicit chance mode) are
+// random, with the game's heuristic (heuristic.hpp), or with a policy network (policy_net.hpp):
+// every seat's move drawn from softmax(logits) over its legal actions, from that seat's own
+// observation of the determinization, with the search's generator (so a seed fixes it). Drawn,
+// not greedy: a greedy rollout would replay one line per determinization, its mistakes
+// systematic; drawing keeps the rollouts' spread as the random and heuristic ones have. Chance nodes (explicit chance mode) are
 // resolved as sampled mode would draw them (chance.hpp), so a rollout never
 // stops early and plays the same game in both chance modes.
 #pragma once
@@ -11,17 +15,19 @@
 #include "../common/rng.hpp"
 #include "chance.hpp"
 #include "heuristic.hpp"
+#include "policy_net.hpp"
 
 namespace dimsum::bots {
 
-enum class Rollout : uint8_t { kRandom = 0, kHeuristic = 1 };
+enum class Rollout : uint8_t { kRandom = 0, kHeuristic = 1, kPolicy = 2 };
 
 // Plays `s` on to the end (or max_length actions in all); returns the actions played. Every
 // action is applied unkeyed (common/engine.hpp, "Key upkeep"): s.hash is stale after. Chance
 // outcomes are not counted (sampled mode draws them inside the action), so the count and the
-// cap are the same in both chance modes.
+// cap are the same in both chance modes. `net`: the network of kPolicy (unused otherwise).
 template <class G>
-int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout policy, int64_t max_length, Rng& rng) {
+int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout policy, int64_t max_length, Rng& rng,
+                const PolicyNet* net = nullptr) {
   int64_t steps = 0;
   for (int p; (p = G::current_player(s)) != kTerminalPlayer && steps < max_length;) {
     if (p == kChancePlayer) {
@@ -31,6 +37,8 @@ int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout polic
     ++steps;
     if (policy == Rollout::kHeuristic) {
       apply_unkeyed<G>(c, s, heuristic_move<G>(c, s, rng));
+    } else if (policy == Rollout::kPolicy) {
+      apply_unkeyed<G>(c, s, policy_move<G>(*net, c, s, /*greedy=*/false, /*temperature=*/1.0, rng));
     } else {
       apply_unkeyed<G>(c, s, LegalActions<G>(c, s).pick(rng));
     }

@@ -1,4 +1,4 @@
-// SearchTree::select: availability counts, expansion and UCB1 (search_tree.hpp).
+// SearchTree::select and select_guided: availability counts, expansion and UCB1 (search_tree.hpp).
 #include "search_tree.hpp"
 
 #include <algorithm>
@@ -7,10 +7,19 @@
 
 namespace dimsum::bots {
 
-SearchTree::SearchTree(int num_actions, int64_t expected_nodes)
-    : log_(64), legal_at_(static_cast<size_t>(num_actions), 0), tried_at_(static_cast<size_t>(num_actions), 0) {
+SearchTree::SearchTree(int num_actions, int64_t expected_nodes, bool priors)
+    : log_(64),
+      legal_at_(static_cast<size_t>(num_actions), 0),
+      tried_at_(static_cast<size_t>(num_actions), 0),
+      priors_(priors) {
   nodes_.reserve(static_cast<size_t>(expected_nodes));
   nodes_.emplace_back();  // the root
+  if (priors_) {
+    prior_range_.reserve(static_cast<size_t>(expected_nodes));
+    child_prior_.reserve(static_cast<size_t>(expected_nodes));
+    prior_range_.emplace_back();
+    child_prior_.push_back(0.0f);
+  }
   for (size_t k = 1; k < log_.size(); ++k) log_[k] = std::log(static_cast<double>(k));
 }
 
@@ -22,19 +31,21 @@ void SearchTree::grow_log_table(uint32_t k) {
   for (size_t i = old; i < size; ++i) log_[i] = std::log(static_cast<double>(i));
 }
 
-int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured,
-                           double bias, Rng& rng, bool* expanded) {
+void SearchTree::stamp_legal(const int16_t* legal, int n) {
   if (++epoch_ == 0) {  // the stamps wrapped (after 2^32 selects): none may look current
     std::fill(legal_at_.begin(), legal_at_.end(), 0u);
     std::fill(tried_at_.begin(), tried_at_.end(), 0u);
     epoch_ = 1;
   }
   for (int i = 0; i < n; ++i) legal_at_[static_cast<size_t>(legal[i])] = epoch_;
+}
 
-  // One walk of the children: each legal one is available once more and scored. The walk is in
-  // the list's order (newest first), so a tie goes to the lower action explicitly, as a scan of
-  // the legal list in ascending order keeping the first best would.
-  int tried = 0;
+// One walk of the children: each legal one is available once more and scored. The walk is in
+// the list's order (newest first), so a tie goes to the lower action explicitly, as a scan of
+// the legal list in ascending order keeping the first best would.
+template <class Score>
+int32_t SearchTree::best_child(int32_t node, Score&& score, int* tried) {
+  int count = 0;
   int32_t chosen = -1;
   int best_action = 0;
   double best = -std::numeric_limits<double>::infinity();
@@ -48,20 +59,72 @@ int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover,
   for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
     Node& ch = nodes_[static_cast<size_t>(child)];
     if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
-      ++tried;
+      ++count;
       ++ch.available;
-      const double score = ucb(ch, ln[ch.available], c, favoured, bias);
+      const double s = score(ch, child, ln[ch.available]);
       // the best score, a tie to the lower action; bitwise, and selects below: whether a child
       // beats the best so far is as good as random
-      const bool better = (score > best) | ((score == best) & (ch.action < best_action));
-      best = better ? score : best;
+      const bool better = (s > best) | ((s == best) & (ch.action < best_action));
+      best = better ? s : best;
       best_action = better ? ch.action : best_action;
       chosen = better ? child : chosen;
     }
     child = ch.next_sibling;
   }
+  *tried = count;
+  return chosen;
+}
+
+int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured,
+                           double bias, Rng& rng, bool* expanded) {
+  stamp_legal(legal, n);
+  int tried = 0;
+  const int32_t chosen = best_child(
+      node, [&](const Node& ch, int32_t, double ln_available) { return ucb(ch, ln_available, c, favoured, bias); },
+      &tried);
   *expanded = tried < n;
   return *expanded ? expand(node, legal, n, n - tried, mover, favoured, rng) : chosen;
+}
+
+void SearchTree::set_priors(int32_t node, const int16_t* legal, int n, const float* probs) {
+  PriorRange& range = prior_range_[static_cast<size_t>(node)];
+  range.begin = static_cast<int32_t>(prior_actions_.size());
+  range.count = n;
+  prior_actions_.insert(prior_actions_.end(), legal, legal + n);
+  prior_probs_.insert(prior_probs_.end(), probs, probs + n);
+}
+
+int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
+                                  bool* expanded) {
+  stamp_legal(legal, n);
+  int tried = 0;
+  const int32_t chosen = best_child(
+      node,
+      [&](const Node& ch, int32_t child, double ln_available) {
+        return guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
+      },
+      &tried);
+  *expanded = tried < n;
+  if (!*expanded) return chosen;
+  // the untried legal action of highest prior: the node's priors and legal[] are both ascending
+  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
+       child = nodes_[static_cast<size_t>(child)].next_sibling)
+    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  const PriorRange range = prior_range_[static_cast<size_t>(node)];
+  const int16_t* actions = prior_actions_.data() + range.begin;
+  const float* probs = prior_probs_.data() + range.begin;
+  int action = -1, k = 0;
+  float best = -1.0f;
+  for (int i = 0; i < n; ++i) {
+    const int a = legal[i];
+    while (k < range.count && actions[k] < a) ++k;
+    const float prior = k < range.count && actions[k] == a ? probs[k] : 0.0f;
+    if (tried_at_[static_cast<size_t>(a)] != epoch_ && prior > best) {  // strict: a tie keeps the lowest
+      best = prior;
+      action = a;
+    }
+  }
+  return add_child(node, action, mover, best);
 }
 
 // A new child of `node` for an untried action: `favoured` if untried, else the k-th untried one
@@ -81,6 +144,10 @@ int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untrie
         break;
       }
   }
+  return add_child(node, action, mover, 0.0f);
+}
+
+int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) {
   Node child;
   child.action = action;
   child.mover = mover;
@@ -89,6 +156,10 @@ int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untrie
   const auto index = static_cast<int32_t>(nodes_.size());
   nodes_.push_back(child);
   nodes_[static_cast<size_t>(node)].first_child = index;
+  if (priors_) {
+    prior_range_.emplace_back();
+    child_prior_.push_back(prior);
+  }
   return index;
 }
 

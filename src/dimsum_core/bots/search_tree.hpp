@@ -9,6 +9,14 @@
 // once; what is legal in this determinization is read from a per-action stamp written from the
 // legal list (no clearing pass), and ln(availability) from a table grown on demand (one std::log
 // per new count, not one per child per visit). Nothing is allocated per simulation.
+//
+// Guided by a policy (ismcts.hpp, guide = kPolicy; a tree made with `priors`): each node holds
+// the policy's probabilities over the actions legal at its first select (set_priors, once per
+// node), each child the prior of its action, and select_guided() adds prior * bias / (visits + 1)
+// in place of the heuristic's single favoured move. A node's legal actions may differ between
+// determinizations (an opponent's hidden hand): an action not legal at the node's first select has
+// prior 0 there (it is still expanded and scored by UCB; the searching player's own nodes, whose
+// legal actions it sees, are exact).
 #pragma once
 
 #include <cmath>
@@ -30,7 +38,7 @@ class SearchTree {
  public:
   // num_actions: actions are [0, num_actions); expected_nodes: reserved at once (the vector grows
   // past it; ismcts.hpp reserves at most what the budget can use, capped at 2^16).
-  SearchTree(int num_actions, int64_t expected_nodes);
+  SearchTree(int num_actions, int64_t expected_nodes, bool priors = false);
 
   // At `node`, whose legal actions in this determinization are legal[0..n) (sorted, distinct):
   // counts each existing child among them as available once more, then either expands an
@@ -40,6 +48,17 @@ class SearchTree {
   int32_t select(int32_t node, const int16_t* legal, int n, int mover, double c, int favoured, double bias, Rng& rng,
                  bool* expanded);
 
+  // Whether `node` has its priors yet (a tree made with `priors` only).
+  bool has_priors(int32_t node) const { return prior_range_[static_cast<size_t>(node)].count >= 0; }
+  // The priors of `node` (before its first select_guided): probs[i] for legal[i], the legal
+  // actions (sorted) at its first visit.
+  void set_priors(int32_t node, const int16_t* legal, int n, const float* probs);
+
+  // select() with the children's priors in place of `favoured`: UCB plus prior * bias /
+  // (visits + 1), and an expansion takes the untried action of highest prior (ties: the lowest).
+  // `node` has its priors.
+  int32_t select_guided(int32_t node, const int16_t* legal, int n, int mover, double c, double bias, bool* expanded);
+
   // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
   // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
   // bias / (visits + 1), given ln_available = ln(ch.available). `ch` has been visited (a child is
@@ -48,6 +67,12 @@ class SearchTree {
     double score = ch.reward / ch.visits + c * std::sqrt(ln_available / ch.visits);
     if (ch.action == favoured) score += bias / (ch.visits + 1.0);
     return score;
+  }
+
+  // UCB1 with availability and a policy's prior (select_guided): mean + c * sqrt(ln(available) /
+  // visits) + prior * bias / (visits + 1).
+  static double guided_ucb(const Node& ch, double ln_available, double c, float prior, double bias) {
+    return ch.reward / ch.visits + c * std::sqrt(ln_available / ch.visits) + prior * bias / (ch.visits + 1.0);
   }
 
   // Adds `reward(mover)` to every node of `path` (the root first) and one visit.
@@ -68,12 +93,31 @@ class SearchTree {
   // same result as without the table).
   void grow_log_table(uint32_t k);
   int32_t expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng);
+  // Stamps legal[0..n) as legal in a new epoch (select's first step).
+  void stamp_legal(const int16_t* legal, int n);
+  // The children of `node` legal now (stamped) counted available once more and scored by
+  // score(child node, its index, ln(available)); returns the best (ties: the lowest action), and
+  // in *tried how many were legal.
+  template <class Score>
+  int32_t best_child(int32_t node, Score&& score, int* tried);
+  // Makes a new child of `node` for `action` (its prior `prior` in a tree with priors).
+  int32_t add_child(int32_t node, int action, int mover, float prior);
+
+  struct PriorRange {
+    int32_t begin = 0, count = -1;  // into prior_actions_/prior_probs_; count -1: not set yet
+  };
 
   std::vector<Node> nodes_;
   std::vector<double> log_;           // log_[k] = std::log(k), k < size (log_[0] unused)
   std::vector<uint32_t> legal_at_;    // per action: the select call (epoch_) that last found it legal
   std::vector<uint32_t> tried_at_;    // per action: the expansion (epoch_) that found it had a child
   uint32_t epoch_ = 0;
+  // a tree with priors only: per node its priors' range, per node its own prior (as a child)
+  bool priors_ = false;
+  std::vector<PriorRange> prior_range_;
+  std::vector<float> child_prior_;
+  std::vector<int16_t> prior_actions_;
+  std::vector<float> prior_probs_;
 };
 
 }  // namespace dimsum::bots

@@ -1,0 +1,49 @@
+// What IS-MCTS takes from a policy network (policy_net.hpp) when it is guided by one
+// (ismcts.hpp, guide = kPolicy): the prior of each legal action at a tree node, the network's
+// softmax over the legal actions of the mover, computed from the mover's own observation of
+// the determinization (what that seat may see there, nothing else). The search computes it
+// once per node (search_tree.hpp, set_priors), not once per visit: a network evaluation costs
+// far more than a UCB walk.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
+#include "../common/action_list.hpp"
+#include "../common/engine.hpp"
+#include "policy_net.hpp"
+
+namespace dimsum::bots {
+
+// probs[i] = softmax(logits)[legal[i]] over the legal actions of the player to act in s (a
+// decision node), from that player's observation; probs has legal.size entries.
+template <class G>
+void policy_priors(const PolicyNet& net, const typename G::Config& c, const typename G::State& s,
+                   const LegalActions<G>& legal, std::vector<float>& probs) {
+  PolicyScratch& scratch = thread_scratch();  // no allocation per node once grown
+  scratch.observation.resize(static_cast<size_t>(net.observation_size));
+  G::observe(c, s, G::current_player(s), scratch.observation.data());
+  scratch.mask.assign(static_cast<size_t>(net.num_actions), 0);
+  for (int a : legal) scratch.mask[static_cast<size_t>(a)] = 1;
+  scratch.input.resize(static_cast<size_t>(net.input_size()));
+  net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data());
+  scratch.logits.resize(static_cast<size_t>(net.num_actions));
+  const RowActions only{legal.items, &legal.size, 0};  // the legal actions' logits are all we read
+  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only);
+  // softmax with the largest logit subtracted (no overflow), summed in ascending action order
+  float top = scratch.logits[static_cast<size_t>(legal[0])];
+  for (int a : legal) top = std::max(top, scratch.logits[static_cast<size_t>(a)]);
+  std::vector<double>& weight = scratch.weight;
+  weight.resize(static_cast<size_t>(legal.size));
+  double total = 0;
+  for (int i = 0; i < legal.size; ++i) {
+    weight[static_cast<size_t>(i)] = std::exp(static_cast<double>(scratch.logits[static_cast<size_t>(legal[i])]) - top);
+    total += weight[static_cast<size_t>(i)];
+  }
+  probs.resize(static_cast<size_t>(legal.size));
+  for (int i = 0; i < legal.size; ++i) probs[static_cast<size_t>(i)] = static_cast<float>(weight[static_cast<size_t>(i)] / total);
+}
+
+}  // namespace dimsum::bots
