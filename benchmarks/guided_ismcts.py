@@ -10,6 +10,7 @@ few fixed positions (a time budget's count depends on the machine and its load).
 
     nice -n 10 python benchmarks/guided_ismcts.py --players 2 --games 200 --seconds 0.01
     nice -n 10 python benchmarks/guided_ismcts.py --players 4 --games 210 --seconds 0.01 --variants prior
+    nice -n 10 python benchmarks/guided_ismcts.py --game yum_cha --players 4 --games 420 --variants prior
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def probe_positions(game, n: int = 12) -> List:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="nice_buns", help="a game with a shipped policy for --players")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=0.01, help="the time budget per move of both bots")
@@ -64,10 +66,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     args = ap.parse_args()
 
-    game = dimsum.make("nice_buns", players=args.players)
+    game = dimsum.make(args.game, players=args.players)
     plain = f"ismcts:seconds={args.seconds}"
     positions = probe_positions(game)
-    print(f"nice_buns {args.players}p, {args.seconds * 1000:g} ms per move, load {os.getloadavg()[0]:.1f}")
+    print(f"{args.game} {args.players}p, {args.seconds * 1000:g} ms per move, load {os.getloadavg()[0]:.1f}")
     print(f"  plain: {simulations_per_move(game, plain, positions, args.seconds):.0f} simulations per move (median)")
     for name in args.variants.split(","):
         guided = f"{plain},{VARIANTS[name]}"
