@@ -156,10 +156,37 @@ pyspiel = __import__("pyspiel") if side == "openspiel_pig" else None
 _, _, sims, actions = search(pyspiel, side, players, seed, simulations)
 print("COUNTS", sims, actions)
 """
-# only what runs inside these is counted: the search, without the interpreter around it (dimsum's
-# binding function, which also decodes the state: the template search may be inlined into it)
-SEARCH_FUNCTIONS = {"nice_buns": "*dimsum::bindings::*ismcts_search*", "pig": "*dimsum::bindings::*ismcts_search*",
-                    "openspiel_pig": "*open_spiel::algorithms::MCTSBot::MCTSearch*"}
+# Only what runs inside these is counted: the search, without the interpreter around it (dimsum's
+# binding function, the same for every game, which also decodes the state: the template search may
+# be inlined into it). Each pattern must match one function of the call chain, not two: callgrind
+# toggles collection on entering (and leaving) EVERY function that matches, so a match nested in a
+# match switches it off again. "*ismcts_search*" also matched the binding's per-game lambda,
+# "ismcts_search(...)::{lambda()#1}::operator()<G>() const", which the compiler kept as a function
+# for Nice Buns (inlined for Pig): Nice Buns counted about 0 instructions. The binding's own name
+# is the only one ending in its last parameter, "PolicyNet const*)".
+DIMSUM_SEARCH = "*dimsum::bindings::*ismcts_search(*PolicyNet const?)"
+SEARCH_FUNCTIONS = {"nice_buns": DIMSUM_SEARCH, "pig": DIMSUM_SEARCH,
+                    "openspiel_pig": "*open_spiel::algorithms::MCTSBot::MCTSearch(*)"}
+
+
+# A simulation resamples, descends and rolls out: thousands of instructions in every search here
+# (dimsum's fewest, Pig's, about 17 k). Fewer than this a simulation is not a fast search but a
+# count that missed it (before the pattern's fix, Nice Buns counted 4 a simulation).
+MIN_INSTRUCTIONS_PER_SIMULATION = 100
+
+
+def collected_instructions(valgrind_stderr: str, simulations: int) -> int:
+    """The instructions callgrind collected (its "Collected : N" line); ValueError if there is no
+    such line or the count is below MIN_INSTRUCTIONS_PER_SIMULATION a simulation: the toggle missed
+    the search, and such a count is a broken measurement, not a figure."""
+    found = re.search(r"Collected\s*:\s*(\d+)", valgrind_stderr)
+    if found is None:
+        raise ValueError("callgrind printed no 'Collected' count")
+    instructions = int(found.group(1))
+    if instructions < MIN_INSTRUCTIONS_PER_SIMULATION * simulations:
+        raise ValueError(f"callgrind collected {instructions} instructions for {simulations} simulations: the "
+                         "--toggle-collect pattern missed the search (SEARCH_FUNCTIONS)")
+    return instructions
 
 
 def callgrind(side: str, players: int, seed: int = 1, simulations: int = SIMULATIONS) -> Dict[str, float]:
@@ -174,8 +201,8 @@ def callgrind(side: str, players: int, seed: int = 1, simulations: int = SIMULAT
                               capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"valgrind failed:\n{proc.stderr[-2000:]}")
-    instructions = int(re.search(r"Collected\s*:\s*(\d+)", proc.stderr).group(1))
     sims, actions = (int(v) for v in re.search(r"COUNTS (\d+) (\d+)", proc.stdout).groups())
+    instructions = collected_instructions(proc.stderr, sims)
     return {"per_sim": instructions / sims, "per_action": instructions / actions, "actions_per_sim": actions / sims}
 
 
