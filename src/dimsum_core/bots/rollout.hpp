@@ -40,7 +40,7 @@ int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout polic
     } else if (policy == Rollout::kPolicy) {
       apply_unkeyed<G>(c, s, policy_move<G>(*net, c, s, /*greedy=*/false, /*temperature=*/1.0, rng));
     } else {
-      apply_unkeyed<G>(c, s, LegalActions<G>(c, s).pick(rng));
+      apply_unkeyed<G>(c, s, random_action<G>(c, s, rng));  // LegalActions<G>(c, s).pick(rng), bit for bit
     }
   }
   return steps;

@@ -51,14 +51,25 @@ constexpr int count_bits(uint64_t mask) {
 #endif
 }
 
-// kSelectInByte[b][r]: the index of the r-th set bit of byte b.
-inline constexpr auto kSelectInByte = [] {
-  std::array<std::array<uint8_t, 8>, 256> table{};
-  for (int b = 0; b < 256; ++b)
+// set_bit_table<T, Masks>()[m][r]: the index of the r-th set bit of mask m (m < Masks <= 256),
+// ascending, as a T; entries past m's count are 0. Eight entries a mask, so that a row can be
+// read (or copied into vector lanes) whole.
+template <class T, int Masks>
+constexpr std::array<std::array<T, 8>, Masks> set_bit_table() {
+  static_assert(Masks >= 1 && Masks <= 256, "masks of at most eight bits");
+  std::array<std::array<T, 8>, Masks> table{};
+  for (int m = 0; m < Masks; ++m)
     for (int i = 0, r = 0; i < 8; ++i)
-      if (b >> i & 1) table[b][r++] = static_cast<uint8_t>(i);
+      if (m >> i & 1) table[m][r++] = static_cast<T>(i);
   return table;
-}();
+}
+
+// kSelectInByte[b][r]: the index of the r-th set bit of byte b.
+inline constexpr auto kSelectInByte = set_bit_table<uint8_t, 256>();
+
+// kBitsOfSix[m]: the set bits of a six-bit mask (kinds, seats), ascending, as int16 (the type of
+// an action list's entries), padded to eight.
+inline constexpr auto kBitsOfSix = set_bit_table<int16_t, 64>();
 
 // The index of the k-th (0-based, ascending) set bit of `mask`, which has more than k bits:
 // the byte holding it from the bytes' running counts, then a 2 KB table inside that byte (which

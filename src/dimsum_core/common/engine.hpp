@@ -130,6 +130,13 @@ inline constexpr int kTerminalPlayer = -1;
 //     which is the real future). `rng` also breaks ties, so a seed fixes every choice. By default
 //     a uniformly random legal action drawn from `rng`: a game without a heuristic gets the
 //     random policy for the "heuristic" bot and for IS-MCTS's heuristic rollouts.
+//   G::random_action(c, s, rng): a uniformly random legal action of the decision node s, drawn
+//     as LegalActions<G>(c, s).pick(rng) draws it: exactly one rng.bounded(n), n the number of
+//     legal actions, and the result the entry of that index in the ascending legal list, so a
+//     game that declares it plays bit for bit the same random games. It exists to skip writing
+//     the list: IS-MCTS's random rollouts (bots/rollout.hpp) draw one action a step. By default
+//     the list is generated and picked from (tests/test_random_action.py checks every game
+//     against that).
 //
 // Key upkeep. apply keeps s.hash exact, so that the per-move API's `hash` is O(1) after every
 // move. Loops that never read the key (the playout driver, BatchEnv) need not pay for it: a
@@ -190,6 +197,16 @@ void resample(const typename G::Config& c, const typename G::State& s, int playe
   } else {
     out = s;
     out.rng = Rng::from_seed(seed);
+  }
+}
+
+// A uniformly random legal action of the decision node s (the G::random_action contract above).
+template <class G>
+int random_action(const typename G::Config& c, const typename G::State& s, Rng& rng) {
+  if constexpr (requires { G::random_action(c, s, rng); }) {
+    return G::random_action(c, s, rng);
+  } else {
+    return LegalActions<G>(c, s).pick(rng);
   }
 }
 

@@ -193,6 +193,8 @@ struct Engine {
   static void new_state(const Config& c, State& s, uint64_t seed);
   static int current_player(const State& s) { return s.current; }  // kChancePlayer in a chance phase
   static int legal_actions(const Config& c, const State& s, int16_t* out);
+  // legal_actions' list picked from uniformly without writing it (common/engine.hpp)
+  static int random_action(const Config& c, const State& s, Rng& rng);
   static void apply(const Config& c, State& s, int action);
   static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
   static void returns(const Config& c, const State& s, double* out);

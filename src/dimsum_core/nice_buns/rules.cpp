@@ -492,22 +492,13 @@ int die_outlook(const Config& c, const State& s, int* only) {
 
 namespace {
 
-// kBitsOf[m]: the set bits of a six-bit mask (kinds, or seats), ascending, padded to eight.
-inline constexpr auto kBitsOf = [] {
-  std::array<std::array<int16_t, 8>, 64> table{};
-  for (int m = 0; m < 64; ++m)
-    for (int b = 0, i = 0; b < 6; ++b)
-      if (m >> b & 1) table[m][i++] = static_cast<int16_t>(b);
-  return table;
-}();
-
 // Lists base + stride * b for every set bit b of `mask` (six bits at most) at out[n...], ascending;
 // returns the new count. Eight entries are written in one go (a fixed loop over a local copy,
 // which the compiler turns into a few vector instructions) where the list has room for them, so
 // there is no loop over the bits whose exit depends on the random position; the entries past
 // the count are scratch.
 inline int append_bits(int16_t* out, int n, int base, int stride, unsigned mask) {
-  std::array<int16_t, 8> lanes = kBitsOf[mask];
+  std::array<int16_t, 8> lanes = kBitsOfSix[mask];
   const int count = count_bits(mask);
   if (n + 8 <= Engine::kMaxActions) {
     for (int i = 0; i < 8; ++i) lanes[i] = static_cast<int16_t>(base + stride * lanes[i]);
@@ -675,6 +666,86 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
     case kOver: return 0;
     default: return list_outcomes<false>(c, s, out, nullptr);  // a chance node: the outcomes
   }
+}
+
+namespace {
+
+// The die at s.die's options as die_options lists them (the same count and order), one drawn:
+// rng.bounded(the list's length), then the entry of that index found from the masks by rank,
+// the list never written. -1 when the die has no option (never at a decision).
+int random_die_option(const Config& c, const State& s, Rng& rng) {
+  const DieView v(c, s);
+  const int P = c.players;
+  const unsigned mine = v.mine;
+  // die_options' entries before 'pass' (die_outlook counts the same way)
+  unsigned take = 0;
+  int n = 0;
+  switch (v.face.action) {
+    case kTake: take = v.face.colours & s.tray.present(); n = kKindsIn[take]; break;
+    case kPutBack: n = kKindsIn[mine]; break;
+    case kGive: n = kKindsIn[mine] * (P - 1); break;
+    case kSteal: n = v.others; break;
+    case kSwap: n = v.others * kKindsIn[mine]; break;
+    default: break;
+  }
+  if (n == 0) return -1;
+  const int r = static_cast<int>(rng.bounded(static_cast<uint64_t>(n + (c.mandatory_dice ? 0 : 1))));
+  if (r == n) return c.pass;  // the largest action, listed last
+  switch (v.face.action) {
+    case kTake: return Config::kTake + kSelectInByte[take][r];
+    case kPutBack: return Config::kPutBack + kSelectInByte[mine][r];
+    case kGive: {  // by kind, then by the other seats in order (the holder skipped)
+      const int seat = r % (P - 1);
+      return c.give_action(kSelectInByte[mine][r / (P - 1)], seat + (seat >= v.h ? 1 : 0));
+    }
+    case kSteal: {  // by kind, then by the seats holding it
+      int rank = r;
+      for (int k = 0; k < kKinds; ++k) {
+        unsigned seats = 0;
+        for (int t = 0; t < P; ++t) seats |= (v.held[t] >> k & 1u) << t;
+        const int holding = count_bits(seats);
+        if (rank < holding) return c.steal_action(k, kSelectInByte[seats][rank]);
+        rank -= holding;
+      }
+      return -1;  // unreachable: r < others
+    }
+    default: {  // kSwap: by my kind, then by seat, then by their kind
+      int rank = r % v.others;
+      const int a = kSelectInByte[mine][r / v.others];
+      for (int t = 0; t < P; ++t) {
+        const int theirs = kKindsIn[v.held[t]];
+        if (rank < theirs) return c.swap_action(a, t, kSelectInByte[v.held[t]][rank]);
+        rank -= theirs;
+      }
+      return -1;  // unreachable: rank < others
+    }
+  }
+}
+
+}  // namespace
+
+int Engine::random_action(const Config& c, const State& s, Rng& rng) {
+  // the phases in legal_actions' order of tests, each list's length and order as it writes them
+  if (s.phase == kActPhase) {
+    const int a = random_die_option(c, s, rng);
+    if (a >= 0) return a;
+  } else if (s.phase == kSplitPhase) {
+    return Config::kSplit + static_cast<int>(rng.bounded(4));
+  } else if (s.phase == kChoosePhase) {
+    const int m = kSplits[s.split];
+    const int lo = m < (7 ^ m) ? m : 7 ^ m;
+    return Config::kChoose + (rng.bounded(2) ? 7 ^ lo : lo);
+  } else if (s.phase == kFishPhase) {
+    const Buns& f = s.front[s.cascade[0]];
+    const unsigned m = f.colours_with(f.largest_colour_count());
+    return c.fish_to + kSelectInByte[m][rng.bounded(static_cast<uint64_t>(kKindsIn[m]))];
+  } else if (s.phase == kPlatePhase) {
+    const int p = s.cascade[0];
+    const unsigned m = s.front[p].colours_with(c.set_size) & ~static_cast<unsigned>(s.plates[p]);
+    const int r = static_cast<int>(rng.bounded(static_cast<uint64_t>(kKindsIn[m] + 1)));
+    return r == kKindsIn[m] ? c.keep : c.plate + kSelectInByte[m][r];  // 'keep' is listed last
+  }
+  return LegalActions<Engine>(c, s).pick(rng);  // not a decision the rollouts meet: the list
 }
 
 int Engine::chance_outcomes(const Config& c, const State& s, int16_t* out, uint32_t* weights) {
