@@ -3,8 +3,9 @@ action with it instead of listing the legal actions and picking one, and it must
 so that every search and trajectory stays bit for bit what it was. For every game (Nice Buns
 declares its own; the others take the default) and many configurations, at every decision of
 random games: the action equals LegalActions::pick's from a copy of the same generator, and both
-generators end in the same state. The C++ side is tests/cpp/random_action.cpp, built from the
-games' sources."""
+generators end in the same state. And the rollout's loop, random_decisions (Nice Buns and Pig
+compile it in their own translation units), plays what the generic loop plays. The C++ side is
+tests/cpp/random_action.cpp, built from the games' sources."""
 
 import json
 import subprocess
@@ -47,7 +48,7 @@ def random_action(tmp_path_factory):
     return executable
 
 
-def test_random_action_is_the_lists_pick_with_the_same_generator_calls(random_action):
+def test_random_action_is_the_lists_pick_and_random_decisions_the_loop(random_action):
     lines = []
     for k, (name, options) in enumerate(OPTIONS):
         values = dimsum.make(name, **options).config_values
@@ -60,7 +61,7 @@ def test_random_action_is_the_lists_pick_with_the_same_generator_calls(random_ac
     for (name, options), answer in zip(OPTIONS, answers):
         assert "error" not in answer, (name, options, answer)
         assert answer["mismatch"] is None, (name, options, answer["mismatch"])
-        assert answer["decisions"] > 100, (name, options)
+        assert answer["decisions"] > 100 and answer["playouts"] > 10, (name, options)
         lengths[name].update(answer["lengths"])
     # the lists were varied: Nice Buns' (splits of 4, choices of 2, the dice's options up to the
     # swaps' dozens) most of all

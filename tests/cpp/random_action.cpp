@@ -6,8 +6,8 @@
 //
 // Reads one configuration a line from stdin: GAME SEED N VALUE... (dimsum.make(...).config_values),
 // and prints one line of JSON for each:
-//   {"decisions": D, "lengths": [L...], "mismatch": null | "what differed first"}
-// D decisions checked over kGames random games (chance nodes of the explicit mode drawn uniformly),
+//   {"decisions": D, "playouts": P, "lengths": [L...], "mismatch": null | "what differed first"}
+// D decisions and P random_decisions checked over kGames random games (chance nodes of the explicit mode drawn uniformly),
 // and the distinct lengths of the legal lists met, so that the test can tell the lists were varied.
 #include <cstdint>
 #include <cstdio>
@@ -34,7 +34,7 @@ std::string run(const typename G::Config& c, uint64_t seed) {
   dimsum::Rng walk = dimsum::Rng::from_seed(seed);  // the games' own moves and outcomes
   std::vector<int16_t> outcomes(static_cast<size_t>(G::kMaxActions));
   std::vector<uint32_t> weights(outcomes.size());
-  long decisions = 0;
+  long decisions = 0, playouts = 0;
   std::set<int> lengths;
   std::string mismatch;
   for (int game = 0; game < kGames && mismatch.empty(); ++game) {
@@ -61,11 +61,27 @@ std::string run(const typename G::Config& c, uint64_t seed) {
         mismatch = what.str();
         break;
       }
+      if (step % 7 == 0) {  // random_decisions<G> (the game's own where it declares one) is the loop
+        typename G::State ours = s, loop = s;
+        dimsum::Rng ours_rng = dimsum::Rng::from_seed(walk.next_u64()), loop_rng = ours_rng;
+        const int64_t most = static_cast<int64_t>(walk.bounded(60));
+        const int64_t played = dimsum::random_decisions<G>(c, ours, most, ours_rng);
+        const int64_t looped = dimsum::random_decisions_loop<G>(c, loop, most, loop_rng);
+        if (played != looped || std::memcmp(&ours, &loop, sizeof ours) != 0 ||
+            std::memcmp(ours_rng.s, loop_rng.s, sizeof ours_rng.s) != 0) {
+          std::ostringstream what;
+          what << "game " << game << " step " << step << ": random_decisions played " << played << " of " << most
+               << ", the loop " << looped << (played == looped ? " (the states or generators differ)" : "");
+          mismatch = what.str();
+          break;
+        }
+        ++playouts;
+      }
       G::apply(c, s, walk.next_u64() & 1 ? picked : legal[static_cast<int>(walk.bounded(legal.size))]);
     }
   }
   std::ostringstream out;
-  out << "{\"decisions\": " << decisions << ", \"lengths\": [";
+  out << "{\"decisions\": " << decisions << ", \"playouts\": " << playouts << ", \"lengths\": [";
   for (auto it = lengths.begin(); it != lengths.end(); ++it) out << (it == lengths.begin() ? "" : ", ") << *it;
   out << "], \"mismatch\": ";
   if (mismatch.empty()) out << "null}";

@@ -29,6 +29,13 @@ template <class G>
 int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout policy, int64_t max_length, Rng& rng,
                 const PolicyNet* net = nullptr) {
   int64_t steps = 0;
+  if (policy == Rollout::kRandom) {  // the decisions in the game's own loop, the chance nodes here
+    for (;;) {
+      steps += random_decisions<G>(c, s, max_length - steps, rng);
+      if (steps >= max_length || G::current_player(s) != kChancePlayer) return steps;
+      resolve_chance_as_sampled<G, /*keyed=*/false>(c, s);
+    }
+  }
   for (int p; (p = G::current_player(s)) != kTerminalPlayer && steps < max_length;) {
     if (p == kChancePlayer) {
       resolve_chance_as_sampled<G, /*keyed=*/false>(c, s);
@@ -37,10 +44,8 @@ int64_t rollout(const typename G::Config& c, typename G::State& s, Rollout polic
     ++steps;
     if (policy == Rollout::kHeuristic) {
       apply_unkeyed<G>(c, s, heuristic_move<G>(c, s, rng));
-    } else if (policy == Rollout::kPolicy) {
-      apply_unkeyed<G>(c, s, policy_move<G>(*net, c, s, /*greedy=*/false, /*temperature=*/1.0, rng));
     } else {
-      apply_unkeyed<G>(c, s, random_action<G>(c, s, rng));  // LegalActions<G>(c, s).pick(rng), bit for bit
+      apply_unkeyed<G>(c, s, policy_move<G>(*net, c, s, /*greedy=*/false, /*temperature=*/1.0, rng));
     }
   }
   return steps;

@@ -137,6 +137,11 @@ inline constexpr int kTerminalPlayer = -1;
 //     the list: IS-MCTS's random rollouts (bots/rollout.hpp) draw one action a step. By default
 //     the list is generated and picked from (tests/test_random_action.py checks every game
 //     against that).
+//   G::random_decisions(c, s, max_decisions, rng): random_decisions_loop<G> below, compiled in
+//     the game's own translation unit with DIMSUM_FLATTEN (a game declares it only as that one
+//     line), where apply_unkeyed and random_action are defined and inline into the loop with
+//     all they call: from outside (the rollout is instantiated in the bindings) each step was
+//     two calls and their callees more. By default the loop.
 //
 // Key upkeep. apply keeps s.hash exact, so that the per-move API's `hash` is O(1) after every
 // move. Loops that never read the key (the playout driver, BatchEnv) need not pay for it: a
@@ -217,6 +222,37 @@ void apply_unkeyed(const typename G::Config& c, typename G::State& s, int action
     G::apply_unkeyed(c, s, action);
   } else {
     G::apply(c, s, action);
+  }
+}
+
+// Inlines every call in the body of the function it marks, recursively (GCC and Clang; elsewhere
+// nothing): a game's G::random_decisions gets its rules in one function so, with no call a step
+// (Nice Buns' rollouts: 553 -> 508 instructions a simulated action under callgrind).
+#if defined(__GNUC__) || defined(__clang__)
+#define DIMSUM_FLATTEN __attribute__((flatten))
+#else
+#define DIMSUM_FLATTEN
+#endif
+
+// Plays uniformly random decisions (random_action, applied unkeyed: s.hash is stale after) until
+// the game is over, s is a chance node (explicit chance mode: the caller resolves it) or
+// max_decisions were played; returns how many were.
+template <class G>
+int64_t random_decisions_loop(const typename G::Config& c, typename G::State& s, int64_t max_decisions, Rng& rng) {
+  int64_t played = 0;
+  for (; played < max_decisions && G::current_player(s) >= 0; ++played)
+    apply_unkeyed<G>(c, s, random_action<G>(c, s, rng));
+  return played;
+}
+
+// The same, through the game's G::random_decisions where it declares one (the loop compiled in its
+// own translation unit, the contract above).
+template <class G>
+int64_t random_decisions(const typename G::Config& c, typename G::State& s, int64_t max_decisions, Rng& rng) {
+  if constexpr (requires { G::random_decisions(c, s, max_decisions, rng); }) {
+    return G::random_decisions(c, s, max_decisions, rng);
+  } else {
+    return random_decisions_loop<G>(c, s, max_decisions, rng);
   }
 }
 

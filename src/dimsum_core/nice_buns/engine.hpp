@@ -195,6 +195,8 @@ struct Engine {
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   // legal_actions' list picked from uniformly without writing it (common/engine.hpp)
   static int random_action(const Config& c, const State& s, Rng& rng);
+  // random_decisions_loop<Engine> compiled here, with apply_unkeyed and random_action inlined
+  static int64_t random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng);
   static void apply(const Config& c, State& s, int action);
   static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
   static void returns(const Config& c, const State& s, double* out);

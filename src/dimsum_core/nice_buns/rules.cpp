@@ -800,6 +800,10 @@ void Engine::apply(const Config& c, State& s, int a) { apply_move<true>(c, s, a)
 
 void Engine::apply_unkeyed(const Config& c, State& s, int a) { apply_move<false>(c, s, a); }
 
+DIMSUM_FLATTEN int64_t Engine::random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng) {
+  return random_decisions_loop<Engine>(c, s, max_decisions, rng);
+}
+
 void Engine::returns(const Config& c, const State& s, double* out) {
   // the winner 1, everyone else 0; a draw by the turn cap (or a game not over) all 0
   for (int p = 0; p < c.players; ++p) out[p] = p == s.winner ? 1.0 : 0.0;

@@ -81,6 +81,8 @@ struct Engine {
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   static void apply(const Config& c, State& s, int action);
   static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
+  // random_decisions_loop<Engine> compiled here, the rules inlined into it (common/engine.hpp)
+  static int64_t random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng);
   static void returns(const Config& c, const State& s, double* out);
   static uint64_t compute_hash(const Config& c, const State& s);
   static int chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights);

@@ -70,6 +70,10 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
 void Engine::apply(const Config& c, State& s, int action) { apply_move<true>(c, s, action); }
 void Engine::apply_unkeyed(const Config& c, State& s, int action) { apply_move<false>(c, s, action); }
 
+DIMSUM_FLATTEN int64_t Engine::random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng) {
+  return random_decisions_loop<Engine>(c, s, max_decisions, rng);
+}
+
 // The pending roll's outcomes: each face once (weight 1); piglet, a 1 (1) or not (faces - 1).
 // `weights` may be null (legal_actions lists the outcomes alone).
 int Engine::chance_outcomes(const Config& c, const State& s, int16_t* outcomes, uint32_t* weights) {
