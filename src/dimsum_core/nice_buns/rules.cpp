@@ -715,6 +715,7 @@ int random_die_option(const Config& c, const State& s, Rng& rng) {
       return c.give_action(kSelectInByte[mine][kind], seat + (seat >= v.h ? 1 : 0));
     }
     case kSteal: {  // by kind, then by the seats holding it
+      if (P == 2) return c.steal_action(kSelectInByte[v.held[1 - v.h]][r], 1 - v.h);  // one other seat
       int rank = r;
       for (int k = 0; k < kKinds; ++k) {
         unsigned seats = 0;
