@@ -6,9 +6,12 @@ is untrusted input)."""
 import base64
 import copy
 import json
+import os
 import pathlib
 import pickle
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -61,6 +64,26 @@ def test_a_pickled_state_round_trips_with_its_history_in_every_game_and_mode(nam
         again.apply(action)
         state.apply(action)
         assert_same(again, state)
+
+
+def test_a_pickle_names_its_reconstructor_in_the_top_level_package():
+    """dimsum._PickledState (pickle writes a class by name at once, and imports one module)."""
+    state = played("nice_buns", "sampled")
+    function, args = state.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    assert function is _core._PickledState is dimsum._PickledState and function.__module__ == "dimsum"
+    assert b"dimsum\x94\x8c\r_PickledState" in pickle.dumps(state)
+    assert type(function(*args)) is type(state)
+
+
+def test_a_pickle_loads_in_a_process_that_never_imported_the_engine():
+    """dimsum/__init__.py resolves _PickledState by importing _core on first use."""
+    state = played("dim_sum_jam", "sampled", steps=6)
+    code = ("import pickle, sys; assert 'dimsum._core' not in sys.modules; "
+            "sys.stdout.write(pickle.loads(sys.stdin.buffer.read()).to_bytes().hex())")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(dimsum.__file__).parents[1]))
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True,
+                         env=env, timeout=120, check=True)
+    assert out.stdout.decode() == state.to_bytes().hex()
 
 
 def test_a_timeline_with_advances_round_trips():

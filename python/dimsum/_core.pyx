@@ -596,7 +596,7 @@ def _make_game(name, options):
     return _game_class(name)(name, options)
 
 
-# A pickled state is (_unpickle_state, (game key, payload)), or (game key, payload, root) when the
+# A pickled state is (_PickledState, (game key, payload)), or (game key, payload, root) when the
 # root is an object. Few objects, as each costs pickle a dispatch and a memo entry; the key is
 # the game's one bytes object (Game._key), so a list of states carries it once. The payload:
 #   byte 0      PICKLE_LAYOUT
@@ -607,7 +607,7 @@ def _make_game(name, options):
 #   then        the history to the end, oldest first: int32 actions (HISTORY_ENTRY bytes each),
 #               a timed game's timeline (int32 action, int64 ticks: TIMELINE_ENTRY bytes each)
 # Every number little-endian like the state bytes (common/byte_order.hpp): a pickle loads on any
-# machine. A pickle is untrusted input: _unpickle_state checks every part.
+# machine. A pickle is untrusted input: _state_of_pickle checks every part.
 cdef enum:
     HISTORY_ENTRY = 4
     TIMELINE_ENTRY = 12
@@ -927,7 +927,7 @@ cdef class State:
         write_state_header(header, p)
         g.api.write_bytes(self.buf, p + kStateHeaderBytes)
 
-    # -- pickling: the layout is described above _unpickle_state's cache ----------------------
+    # -- pickling (the layout: the comment above HISTORY_ENTRY) --------------------------------
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def __reduce_ex__(self, protocol):
         # pickle asks for __reduce_ex__ first: answering it here skips object.__reduce_ex__'s two
@@ -1294,7 +1294,7 @@ def _reseeded_root(State original, State copy):
 
 
 cdef tuple _reduce_state(State s):
-    """State.__reduce_ex__: (_unpickle_state, (game key, payload[, root])), the payload in one
+    """State.__reduce_ex__: (_PickledState, (game key, payload[, root])), the payload in one
     allocation (the layout above HISTORY_ENTRY)."""
     cdef Game g = s.game
     cdef Py_ssize_t entries = s._pickled_entries()
@@ -1329,11 +1329,32 @@ cdef tuple _reduce_state(State s):
     s._write_bytes(<char*>p)
     s._write_pickled_entries(p + state_bytes, entries)
     if tag == ROOT_OBJECT:
-        return (_unpickle_state, (g._key(), payload, root))
-    return (_unpickle_state, (g._key(), payload))
+        return (_PickledState, (g._key(), payload, root))
+    return (_PickledState, (g._key(), payload))
+
+
+class _PickledState:
+    """What a pickled state calls to come back (State.__reduce_ex__): ``_PickledState(key,
+    payload[, root])`` returns the State (_state_of_pickle), never an instance of this class.
+
+    A class named in the top-level package, not a function here: pickle writes a class by its
+    name without first asking it to reduce itself (a Cython function takes that detour), and
+    imports "dimsum" once where "dimsum._core" is two imports: about 3,000 instructions less a
+    dumps. dimsum/__init__.py resolves the name (a pickle may be loaded before _core is)."""
+
+    __module__ = "dimsum"
+    __slots__ = ()
+
+    def __new__(cls, bytes key, bytes payload, root=None):
+        return _state_of_pickle(key, payload, root)
 
 
 def _unpickle_state(bytes key, bytes payload, root=None):
+    """A pickled state's payload, as _PickledState reads it (for tests and tools)."""
+    return _state_of_pickle(key, payload, root)
+
+
+cdef State _state_of_pickle(bytes key, bytes payload, root):
     """A pickled state (State.__reduce_ex__, the layout above HISTORY_ENTRY): its game by its key,
     then the payload, every part checked: a pickle is untrusted input."""
     cdef Game game = _game_from_key(key)
