@@ -141,6 +141,11 @@ if not TYPE_CHECKING:  # a type checker sees the imports above; a module __getat
             from . import _core
 
             return getattr(_core, name)
+        if name == "_PickledState":  # the name a pickled state calls (_core.State.__reduce_ex__)
+            from ._core import _PickledState
+
+            globals()[name] = _PickledState  # then every pickle.dumps finds it at once
+            return _PickledState
         raise AttributeError(f"module 'dimsum' has no attribute {name!r}")
 
 

@@ -12,6 +12,7 @@ cimport cython
 from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.object cimport PyObject
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int16_t, int64_t, uint16_t, uint32_t, uint64_t
@@ -116,6 +117,15 @@ cdef extern from "dimsum_core/common/game_api.hpp" namespace "dimsum":
 cdef extern from "dimsum_core/common/engine.hpp" namespace "dimsum":
     enum:
         kMaxPlayers
+
+# For pickling a state: its history chain walked by borrowed pointers (State._write_pickled_entries:
+# no reference counting, no checks per node), a seed root read without raising when it is not one.
+cdef extern from "Python.h":
+    PyObject* _tuple_item "PyTuple_GET_ITEM"(PyObject* tuple, Py_ssize_t i) noexcept nogil
+    unsigned long long _as_c_u64 "PyLong_AsUnsignedLongLong"(PyObject* v) noexcept
+    PyObject* _pending_error "PyErr_Occurred"() noexcept nogil
+    void _clear_error "PyErr_Clear"() noexcept
+
 
 cdef extern from "dimsum_core/common/rng.hpp" namespace "dimsum":
     uint64_t splitmix64(uint64_t) noexcept nogil
@@ -261,7 +271,7 @@ cdef class Game:
     cdef bint timed                    # the api has apply_timed/advance: states are TimedStates
     cdef int clock_fields[3]           # timed: the indices of clock_top, clock_capacity, clock_lying
     cdef bint built                    # __init__ finished: the game is complete and never changes
-    cdef bytes _options_pickle         # the options as pickled once (__reduce__): what a pickle carries
+    cdef bytes _pickle_key             # (name, fingerprint, options) pickled once: what a pickle carries
 
     def __cinit__(self):
         self.config = NULL
@@ -439,15 +449,19 @@ cdef class Game:
         return f"dimsum.make({self.name!r}, **{shown})"
 
     def __reduce__(self):
-        # The options travel pickled once per game: pickling the dict on every state's dumps was
-        # most of its cost, and _unpickle_game finds its cached game by these bytes unread.
+        # The game travels as its key, the same bytes object its states' pickles carry: in a
+        # pickle of a game and its states it is written once (pickle memoizes it).
         self._check_built()
-        return (_unpickle_game, (self.name, self.fingerprint, self._pickled_options()))
+        return (_game_from_key, (self._key(),))
 
-    cdef bytes _pickled_options(self):
-        if self._options_pickle is None:
-            self._options_pickle = pickle.dumps(dict(self.spec.options), protocol=pickle.HIGHEST_PROTOCOL)
-        return self._options_pickle
+    cdef bytes _key(self):
+        """(name, fingerprint, options) pickled once per game: pickling the options dict on every
+        state's dumps was most of its cost, and _game_from_key finds its cached game by these
+        bytes unread."""
+        if self._pickle_key is None:
+            self._pickle_key = pickle.dumps((self.name, self.fingerprint, dict(self.spec.options)),
+                                            protocol=pickle.HIGHEST_PROTOCOL)
+        return self._pickle_key
 
     def __eq__(self, other):
         return isinstance(other, Game) and (<Game>other).name == self.name and (<Game>other).fingerprint == self.fingerprint
@@ -496,10 +510,16 @@ cdef class Game:
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise TypeError(f"state_from_bytes takes bytes, got {type(data).__name__}")
             data = bytes(data)
-        cdef const char* raw = PyBytes_AS_STRING(data)
+        cdef State state = self._state_from_raw(PyBytes_AS_STRING(data), len(data))
+        state._root = data
+        return state
+
+    cdef State _state_from_raw(self, const char* raw, Py_ssize_t size):
+        """state_from_bytes' checks and read of ``size`` bytes at ``raw`` (a pickle's payload holds
+        them too): the state, its history empty and no root."""
         cdef Py_ssize_t expected = kStateHeaderBytes + self.api.state_size
-        if len(data) != expected:
-            raise ValueError(f"{self.name} state bytes must be {expected} long, got {len(data)}")
+        if size != expected:
+            raise ValueError(f"{self.name} state bytes must be {expected} long, got {size}")
         cdef StateBytesHeader header = read_state_header(raw)
         if memcmp(header.magic, <const char*>MAGIC, 4) != 0:
             raise ValueError("not a dimsum state (bad magic)")
@@ -512,7 +532,6 @@ cdef class Game:
         cdef State state = self._blank_state()
         self.api.read_bytes(raw + kStateHeaderBytes, state.buf)
         state._check_valid()
-        state._root = data
         return state
 
     def state_from_dict(self, d):
@@ -577,15 +596,36 @@ def _make_game(name, options):
     return _game_class(name)(name, options)
 
 
-# A pickled history: int32 actions; a pickled timeline: (int32 action, int64 ticks) entries. Both
-# little-endian like the state bytes (common/byte_order.hpp), so a pickle loads on any machine.
+# A pickled state is (_PickledState, (game key, payload)), or (game key, payload, root) when the
+# root is an object. Few objects, as each costs pickle a dispatch and a memo entry; the key is
+# the game's one bytes object (Game._key), so a list of states carries it once. The payload:
+#   byte 0      PICKLE_LAYOUT
+#   byte 1      how the history's root travels: ROOT_NONE; ROOT_SEED, 8 bytes follow (a seed in
+#               [0, 2**64)); ROOT_BYTES, a 4-byte length and the bytes follow; ROOT_OBJECT, the
+#               root is the third argument (a PlayerView, a Reseeded, any other seed)
+#   then        the state's to_bytes (header and body: kStateHeaderBytes + state_size)
+#   then        the history to the end, oldest first: int32 actions (HISTORY_ENTRY bytes each),
+#               a timed game's timeline (int32 action, int64 ticks: TIMELINE_ENTRY bytes each)
+# Every number little-endian like the state bytes (common/byte_order.hpp): a pickle loads on any
+# machine. A pickle is untrusted input: _state_of_pickle checks every part.
 cdef enum:
     HISTORY_ENTRY = 4
     TIMELINE_ENTRY = 12
+    PICKLE_LAYOUT = 1
+    ROOT_NONE = 0
+    ROOT_SEED = 1
+    ROOT_BYTES = 2
+    ROOT_OBJECT = 3
 
 
+# On a little-endian host the pickle's order is the host's: one copy, which the compiler makes a
+# single load or store where the width is a constant (the loops byte by byte were 40% of a Dim Sum
+# Jam dumps' own work: the compiler did not unroll them).
 cdef inline void _put_le(unsigned char* p, uint64_t v, int width) noexcept:
     cdef int i
+    if _little_endian():
+        memcpy(p, &v, width)
+        return
     for i in range(width):
         p[i] = <unsigned char>(v >> (8 * i))
 
@@ -593,20 +633,24 @@ cdef inline void _put_le(unsigned char* p, uint64_t v, int width) noexcept:
 cdef inline uint64_t _get_le(const unsigned char* p, int width) noexcept:
     cdef uint64_t v = 0
     cdef int i
+    if _little_endian():
+        memcpy(&v, p, width)
+        return v
     for i in range(width):
         v |= (<uint64_t>p[i]) << (8 * i)
     return v
 
 
-# Games unpickled in this process, by (name, fingerprint): a built game never changes, so every
+# Games unpickled in this process, by their key as pickled (Game._key's bytes; the earlier layouts'
+# (name, fingerprint, options pickle) or (name, fingerprint)): a built game never changes, so every
 # pickled state of one configuration (a multiprocessing queue, Ray) shares one Game instead of
 # parsing its options and data again (that cost 0.2-0.4 ms a load).
 cdef dict _unpickled_games = {}
 
 
 def _unpickle_game(str name, fingerprint, options):
-    # options: the options pickled by Game.__reduce__ (bytes, the cache key as they are), or the
-    # dict itself (pickles written before the options travelled as bytes)
+    """A game pickled by an earlier layout (before Game._key): its options pickled (bytes, the
+    cache key as they are) or the dict itself (before the options travelled as bytes)."""
     cdef bytes blob = None
     cdef Game game
     if type(options) is bytes:
@@ -623,8 +667,33 @@ def _unpickle_game(str name, fingerprint, options):
             return game
     if type(options) is not dict:
         raise TypeError(f"a pickled {name} game carries its options as a dict, got {type(options).__name__}")
-    game = _make_game(name, options)
-    game._options_pickle = blob
+    return _built_game(key, name, fingerprint, options)
+
+
+def _game_from_key(bytes key):
+    """The game of a pickle's key (Game._key: name, fingerprint and options pickled together):
+    the cached game when this process has seen the key, else the game the key describes."""
+    cdef Game game = _unpickled_games.get(key)
+    if game is not None:
+        return game
+    try:
+        described = pickle.loads(key)
+    except Exception as e:  # a pickle is untrusted input: say which part is corrupt
+        raise ValueError(f"a pickled game key does not unpickle ({type(e).__name__}: {e})") from None
+    if (type(described) is not tuple or len(described) != 3 or type(described[0]) is not str
+            or type(described[1]) is not int or type(described[2]) is not dict):
+        raise TypeError(f"a pickled game key is (name, fingerprint, options dict), got {described!r:.80}")
+    name, fingerprint, options = described
+    game = _built_game(key, name, fingerprint, options)
+    if game.fingerprint == fingerprint:  # else its own key differs from this one (another version's)
+        game._pickle_key = key
+    return game
+
+
+cdef Game _built_game(key, str name, fingerprint, dict options):
+    """A new game of a pickled configuration, cached under ``key`` if this version builds it with
+    the fingerprint the pickle carries."""
+    cdef Game game = _make_game(name, options)
     if game.fingerprint != fingerprint:  # pickled by another version: the options still make the game
         return game
     if len(_unpickled_games) >= 256:  # a bound: a process that sees many configurations keeps the latest
@@ -840,10 +909,14 @@ cdef class State:
     @cython.critical_section  # free-threaded Python: one thread at a time on a state
     def to_bytes(self):
         """Header (magic, format, game, version, size, config fingerprint) + the state's bytes."""
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, kStateHeaderBytes + self.game.api.state_size)
+        self._write_bytes(PyBytes_AS_STRING(out))
+        return out
+
+    cdef void _write_bytes(self, char* p) noexcept:
+        """to_bytes' header and body at ``p`` (kStateHeaderBytes + state_size bytes): a pickle's
+        payload holds them too, written in place."""
         cdef Game g = self.game
-        cdef Py_ssize_t n = kStateHeaderBytes + g.api.state_size
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
-        cdef char* p = PyBytes_AS_STRING(out)
         cdef StateBytesHeader header
         memcpy(header.magic, <const char*>MAGIC, 4)
         header.format = BYTES_FORMAT
@@ -853,28 +926,35 @@ cdef class State:
         header.fingerprint = g.fingerprint
         write_state_header(header, p)
         g.api.write_bytes(self.buf, p + kStateHeaderBytes)
-        return out
 
+    # -- pickling (the layout: the comment above HISTORY_ENTRY) --------------------------------
+    @cython.critical_section  # free-threaded Python: one thread at a time on a state
+    def __reduce_ex__(self, protocol):
+        # pickle asks for __reduce_ex__ first: answering it here skips object.__reduce_ex__'s two
+        # lookups of __reduce__ (about 1,400 instructions a dumps).
+        return _reduce_state(self)
+
+    @cython.critical_section
     def __reduce__(self):
-        # The game travels as its key (name, fingerprint, pickled options), not as a Game object:
-        # one global for pickle to look up (and import) a dumps instead of two, which was most of
-        # the cost left. In a list of states the key's str and bytes are memoized, written once.
-        cdef Game g = self.game
-        return (_load_state, (g.name, g.fingerprint, g._pickled_options(), self.to_bytes(),
-                              self._packed_history(), self._root))
+        return _reduce_state(self)
 
-    cdef bytes _packed_history(self):
-        """The history as HISTORY_ENTRY bytes a action (int32, little-endian), oldest first: one
-        bytes object for pickle to copy, instead of a tuple of ints to write one by one."""
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, HISTORY_ENTRY * self._hist_len)
-        cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(out)
-        cdef Py_ssize_t i = self._hist_len
-        cdef tuple node = self._hist  # typed: the chain's nodes are read without a generic lookup
-        while node is not None and i > 0:
-            i -= 1
-            _put_le(p + HISTORY_ENTRY * i, <uint64_t><uint32_t><int>node[1], 4)
-            node = node[0]
-        return out
+    cdef Py_ssize_t _pickled_entries(self) noexcept:
+        """How many entries the pickle's history holds."""
+        return self._hist_len
+
+    cdef Py_ssize_t _pickled_entry_bytes(self) noexcept:
+        return HISTORY_ENTRY
+
+    cdef int _write_pickled_entries(self, unsigned char* p, Py_ssize_t n) except -1:
+        """The history's last ``n`` actions at ``p``, oldest first, int32 little-endian. The chain
+        is walked by borrowed pointers (no reference counts, no tuple checks): its nodes are the tuples
+        apply and the loaders build, each of an int in range."""
+        cdef PyObject* node = <PyObject*>self._hist
+        while node != <PyObject*>None and n > 0:
+            n -= 1
+            _put_le(p + HISTORY_ENTRY * n, <uint64_t><uint32_t><int><object>_tuple_item(node, 1), 4)
+            node = _tuple_item(node, 0)
+        return 0
 
     def _history_root(self):
         """Where the history starts (dimsum._views): a seed, bytes, or a PlayerView."""
@@ -1182,28 +1262,28 @@ cdef class TimedState(State):
         (<TimedState>out)._tl = self._tl
         out._hist_len = self._hist_len
 
-    def __reduce__(self):
-        cdef Game g = self.game  # as State.__reduce__
-        return (_load_state, (g.name, g.fingerprint, g._pickled_options(), self.to_bytes(),
-                              self._packed_timeline(), self._root))
-
-    cdef bytes _packed_timeline(self):
-        """The timeline as TIMELINE_ENTRY bytes an entry (action int32, ticks int64, little-endian),
-        oldest first (see State._packed_history)."""
+    # pickling (State.__reduce_ex__): the timeline's entries instead of the history's
+    cdef Py_ssize_t _pickled_entries(self) noexcept:
         cdef Py_ssize_t n = 0
-        cdef tuple node = self._tl  # typed, as in State._packed_history
-        while node is not None:
+        cdef PyObject* node = <PyObject*>self._tl  # borrowed, as in State._write_pickled_entries
+        while node != <PyObject*>None:
             n += 1
-            node = node[0]
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, TIMELINE_ENTRY * n)
-        cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(out)
-        node = self._tl
-        while node is not None:
+            node = _tuple_item(node, 0)
+        return n
+
+    cdef Py_ssize_t _pickled_entry_bytes(self) noexcept:
+        return TIMELINE_ENTRY
+
+    cdef int _write_pickled_entries(self, unsigned char* p, Py_ssize_t n) except -1:
+        """The timeline's last ``n`` entries at ``p``, oldest first: int32 action (-1: advance),
+        int64 ticks, little-endian."""
+        cdef PyObject* node = <PyObject*>self._tl
+        while node != <PyObject*>None and n > 0:
             n -= 1
-            _put_le(p + TIMELINE_ENTRY * n, <uint64_t><uint32_t><int>node[1], 4)
-            _put_le(p + TIMELINE_ENTRY * n + 4, <uint64_t><int64_t>node[2], 8)
-            node = node[0]
-        return out
+            _put_le(p + TIMELINE_ENTRY * n, <uint64_t><uint32_t><int><object>_tuple_item(node, 1), 4)
+            _put_le(p + TIMELINE_ENTRY * n + 4, <uint64_t><int64_t><object>_tuple_item(node, 2), 8)
+            node = _tuple_item(node, 0)
+        return 0
 
 
 def _reseeded_root(State original, State copy):
@@ -1213,74 +1293,207 @@ def _reseeded_root(State original, State copy):
     return reseeded_root(original, copy)
 
 
-cdef Py_ssize_t _entries(str name, bytes packed, Py_ssize_t width, str what) except -1:
-    if len(packed) % width:
-        raise ValueError(f"a pickled {name} {what} is {width} bytes an entry, got {len(packed)} bytes")
-    return len(packed) // width
+cdef tuple _reduce_state(State s):
+    """State.__reduce_ex__: (_PickledState, (game key, payload[, root])), the payload in one
+    allocation (the layout above HISTORY_ENTRY)."""
+    cdef Game g = s.game
+    cdef Py_ssize_t entries = s._pickled_entries()
+    cdef Py_ssize_t state_bytes = kStateHeaderBytes + g.api.state_size
+    cdef unsigned char tag = ROOT_OBJECT
+    cdef uint64_t seed = 0
+    cdef Py_ssize_t root_bytes = 0
+    root = s._root
+    if root is None:
+        tag = ROOT_NONE
+    elif type(root) is bytes and len(<bytes>root) <= 0xFFFFFFFF:
+        tag = ROOT_BYTES
+        root_bytes = 4 + len(<bytes>root)
+    elif type(root) is int:
+        seed = _as_c_u64(<PyObject*>root)
+        if seed == <uint64_t>-1 and _pending_error() != NULL:  # negative, or 2**64 and up: an object
+            _clear_error()
+        else:
+            tag = ROOT_SEED
+            root_bytes = 8
+    cdef bytes payload = PyBytes_FromStringAndSize(NULL, 2 + root_bytes + state_bytes + s._pickled_entry_bytes() * entries)
+    cdef unsigned char* p = <unsigned char*>PyBytes_AS_STRING(payload)
+    p[0] = PICKLE_LAYOUT
+    p[1] = tag
+    p += 2
+    if tag == ROOT_SEED:
+        _put_le(p, seed, 8)
+    elif tag == ROOT_BYTES:
+        _put_le(p, <uint64_t>(root_bytes - 4), 4)
+        memcpy(p + 4, PyBytes_AS_STRING(root), root_bytes - 4)
+    p += root_bytes
+    s._write_bytes(<char*>p)
+    s._write_pickled_entries(p + state_bytes, entries)
+    if tag == ROOT_OBJECT:
+        return (_PickledState, (g._key(), payload, root))
+    return (_PickledState, (g._key(), payload))
+
+
+class _PickledState:
+    """What a pickled state calls to come back (State.__reduce_ex__): ``_PickledState(key,
+    payload[, root])`` returns the State (_state_of_pickle), never an instance of this class.
+
+    A class named in the top-level package, not a function here: pickle writes a class by its
+    name without first asking it to reduce itself (a Cython function takes that detour), and
+    imports "dimsum" once where "dimsum._core" is two imports: about 3,000 instructions less a
+    dumps. dimsum/__init__.py resolves the name (a pickle may be loaded before _core is)."""
+
+    __module__ = "dimsum"
+    __slots__ = ()
+
+    def __new__(cls, bytes key, bytes payload, root=None):
+        return _state_of_pickle(key, payload, root)
+
+
+def _unpickle_state(bytes key, bytes payload, root=None):
+    """A pickled state's payload, as _PickledState reads it (for tests and tools)."""
+    return _state_of_pickle(key, payload, root)
+
+
+cdef State _state_of_pickle(bytes key, bytes payload, root):
+    """A pickled state (State.__reduce_ex__, the layout above HISTORY_ENTRY): its game by its key,
+    then the payload, every part checked: a pickle is untrusted input."""
+    cdef Game game = _game_from_key(key)
+    cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(payload)
+    cdef Py_ssize_t left = len(payload)
+    cdef Py_ssize_t size
+    if left < 2 or p[0] != PICKLE_LAYOUT:
+        raise ValueError(f"a pickled {game.name} state of an unknown layout ({payload[:1]!r}; this version "
+                         f"reads layout {PICKLE_LAYOUT})")
+    cdef unsigned char tag = p[1]
+    p += 2
+    left -= 2
+    if tag != ROOT_OBJECT and root is not None:
+        raise ValueError(f"a pickled {game.name} state has its root in its payload and beside it")
+    if tag == ROOT_SEED:
+        _check_left(game, left, 8, "root seed")
+        root = _get_le(p, 8)
+        size = 8
+    elif tag == ROOT_BYTES:
+        _check_left(game, left, 4, "root's length")
+        size = 4 + <Py_ssize_t>_get_le(p, 4)
+        _check_left(game, left, size, "root bytes")
+        root = PyBytes_FromStringAndSize(<const char*>p + 4, size - 4)
+    elif tag == ROOT_NONE or tag == ROOT_OBJECT:
+        size = 0
+    else:
+        raise ValueError(f"a pickled {game.name} state's root is of an unknown kind ({tag})")
+    p += size
+    left -= size
+    size = kStateHeaderBytes + game.api.state_size
+    _check_left(game, left, size, "state bytes")
+    cdef State s = game._state_from_raw(<const char*>p, size)
+    _read_entries(s, p + size, left - size)
+    s._root = root
+    return s
+
+
+cdef int _check_left(Game game, Py_ssize_t left, Py_ssize_t size, str what) except -1:
+    if left < size:
+        raise ValueError(f"a pickled {game.name} state is cut short: its {what} take {size} bytes, "
+                         f"{left} are left")
+    return 0
+
+
+cdef int _read_entries(State s, const unsigned char* p, Py_ssize_t size) except -1:
+    """The pickled history (a timed game: the timeline) at ``p`` onto ``s``, each entry checked."""
+    cdef Game game = s.game
+    cdef Py_ssize_t i, n
+    cdef int action
+    cdef int64_t ticks
+    cdef Py_ssize_t width = TIMELINE_ENTRY if game.timed else HISTORY_ENTRY
+    if size % width:
+        raise ValueError(f"a pickled {game.name} {'timeline' if game.timed else 'history'} is {width} bytes "
+                         f"an entry, got {size} bytes")
+    n = size // width
+    if not game.timed:
+        for i in range(n):
+            action = <int><uint32_t>_get_le(p + HISTORY_ENTRY * i, 4)
+            _check_action(game, action)
+            s._hist = (s._hist, action)
+        s._hist_len = n
+        return 0
+    cdef TimedState t = <TimedState>s
+    for i in range(n):
+        action = <int><uint32_t>_get_le(p + TIMELINE_ENTRY * i, 4)
+        ticks = <int64_t>_get_le(p + TIMELINE_ENTRY * i + 4, 8)
+        _check_timeline_entry(game, action, ticks)
+        t._tl = (t._tl, action, ticks)
+        t._hist_len += action != -1
+    return 0
+
+
+cdef int _read_entry_tuples(State s, history) except -1:
+    """The history (timeline) of the earliest layout, a tuple of actions (of (action, ticks)):
+    checked as the packed one is."""
+    cdef Game game = s.game
+    cdef TimedState t
+    if not game.timed:
+        for action in history:
+            _check_action(game, _entry_int(game, action))
+            s._hist = (s._hist, action)
+            s._hist_len += 1
+        return 0
+    t = <TimedState>s
+    for entry in history:
+        if type(entry) is not tuple or len(<tuple>entry) != 2:
+            raise ValueError(f"a pickled {game.name} timeline holds {entry!r:.40}: its entries are (action, ticks)")
+        action, ticks = entry
+        _check_timeline_entry(game, _entry_int(game, action), _entry_int(game, ticks))
+        t._tl = (t._tl, action, ticks)
+        t._hist_len += action != -1
+    return 0
+
+
+cdef int64_t _entry_int(Game game, value) except? -1:
+    if type(value) is not int or not -1 <= value <= MAX_TICKS_CHECKED:
+        raise ValueError(f"a pickled {game.name} history holds {value!r:.40}: its actions and ticks are ints, "
+                         f"actions are in [-1, {game.num_actions}), ticks in [0, {MAX_TICKS_CHECKED}]")
+    return value
+
+
+cdef inline int _check_action(Game game, int64_t action) except -1:
+    if action < 0 or action >= game.num_actions:
+        raise ValueError(f"a pickled {game.name} history holds action {action}: actions are in [0, {game.num_actions})")
+    return 0
+
+
+cdef inline int _check_timeline_entry(Game game, int64_t action, int64_t ticks) except -1:
+    if action < -1 or action >= game.num_actions or ticks < 0 or ticks > MAX_TICKS_CHECKED:
+        raise ValueError(f"a pickled {game.name} timeline holds ({action}, {ticks}): actions are "
+                         f"-1 (advance) or in [0, {game.num_actions}), ticks in [0, {MAX_TICKS_CHECKED}]")
+    return 0
 
 
 def _load_state(str name, fingerprint, options, bytes data, history, root=None):
-    """A pickled state (State.__reduce__): its game by its key, then the state, each checked."""
-    cdef Game game = _unpickle_game(name, fingerprint, options)
-    if game.timed:
-        return _timed_from_pickle(game, data, history, root)
-    return _state_from_pickle(game, data, history, root)
+    """A state pickled by the layout before the payload (until 2026-12-03): its game by name,
+    fingerprint and options, the state's bytes, the history (timeline) packed, the root."""
+    return _state_from_parts(_unpickle_game(name, fingerprint, options), data, history, root)
 
 
 def _restore_timed_state(Game game, bytes data, timeline, root=None):
     """A state pickled with its Game (pickles written before _load_state)."""
-    return _timed_from_pickle(game, data, timeline, root)
+    return _state_from_parts(game, data, timeline, root)
 
 
 def _restore_state(Game game, bytes data, history, root=None):
     """A state pickled with its Game (pickles written before _load_state)."""
-    return _state_from_pickle(game, data, history, root)
+    return _state_from_parts(game, data, history, root)
 
 
-cdef TimedState _timed_from_pickle(Game game, bytes data, timeline, root):
-    cdef TimedState s = game.state_from_bytes(data)
-    cdef Py_ssize_t i, n
-    cdef const unsigned char* p
-    cdef int action
-    cdef int64_t ticks
-    if type(timeline) is bytes:  # untrusted like the state bytes: each entry checked, cheaply
-        n = _entries(game.name, timeline, TIMELINE_ENTRY, "timeline")
-        p = <const unsigned char*>PyBytes_AS_STRING(timeline)
-        for i in range(n):
-            action = <int><uint32_t>_get_le(p + TIMELINE_ENTRY * i, 4)
-            ticks = <int64_t>_get_le(p + TIMELINE_ENTRY * i + 4, 8)
-            if action < -1 or action >= game.num_actions or ticks < 0 or ticks > MAX_TICKS_CHECKED:
-                raise ValueError(f"a pickled {game.name} timeline holds ({action}, {ticks}): actions are "
-                                 f"-1 (advance) or in [0, {game.num_actions}), ticks in [0, {MAX_TICKS_CHECKED}]")
-            s._tl = (s._tl, action, ticks)
-            s._hist_len += action != -1
-    else:  # a tuple of (action, ticks): pickles written before the timeline travelled packed
-        for action_, ticks_ in timeline:
-            s._tl = (s._tl, action_, ticks_)
-            s._hist_len += action_ != -1
-    s._root = root if root is not None or not timeline else None  # None: where it began is unknown
-    return s
-
-
-cdef State _state_from_pickle(Game game, bytes data, history, root):
-    cdef State s = game.state_from_bytes(data)
-    cdef Py_ssize_t i, n
-    cdef const unsigned char* p
-    cdef int action
-    if type(history) is bytes:  # untrusted like the state bytes: each action checked, cheaply
-        n = _entries(game.name, history, HISTORY_ENTRY, "history")
-        p = <const unsigned char*>PyBytes_AS_STRING(history)
-        for i in range(n):
-            action = <int><uint32_t>_get_le(p + HISTORY_ENTRY * i, 4)
-            if action < 0 or action >= game.num_actions:
-                raise ValueError(f"a pickled {game.name} history holds action {action}: actions are in [0, {game.num_actions})")
-            s._hist = (s._hist, action)
-    else:  # a tuple of actions: pickles written before the history travelled packed
-        for a in history:
-            s._hist = (s._hist, a)
-        n = len(history)
-    s._hist_len = n
-    s._root = root if root is not None or not history else None  # None: where it began is unknown
+cdef State _state_from_parts(Game game, bytes data, history, root):
+    """The earlier layouts' state: its bytes, then its history (timeline) packed in bytes or, in
+    the earliest, a tuple; each checked as _unpickle_state checks them."""
+    cdef State s = game._state_from_raw(PyBytes_AS_STRING(data), len(data))
+    if type(history) is bytes:
+        _read_entries(s, <const unsigned char*>PyBytes_AS_STRING(history), len(<bytes>history))
+    else:
+        _read_entry_tuples(s, history)
+    s._root = root
     return s
 
 
