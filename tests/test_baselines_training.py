@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+import dimsum
+
 from dimsum.baselines.evaluation import win_shares
 from dimsum.baselines.opponents import OpponentSchedule
 from needs import need_module
@@ -248,3 +250,59 @@ def test_an_imitation_repeats_bit_for_bit_for_a_seed():
 
     first, second = cloned(), cloned()
     assert all(torch.equal(first[k], second[k]) for k in first)
+
+
+def test_hidden_widths_reach_the_network_and_the_exported_file(tmp_path):
+    need_module("sb3_contrib")
+    from dimsum.baselines import policy_file
+
+    curve, record = run(tmp_path, "nice_buns", "--players", "2", "--steps", "512", "--envs", "8", "--eval-every",
+                        "512", "--eval-games", "4", "--hidden", "32,16")
+    saved = policy_file.read(tmp_path / "run" / curve[-1]["checkpoint"])
+    assert [layer.weight.shape[0] for layer in saved.layers[:-1]] == [32, 16]
+    assert "net_arch [32, 16] tanh" in record["algorithm"]
+
+
+def test_a_resumed_run_starts_from_the_files_actor_and_keeps_it_while_the_critic_warms_up(tmp_path):
+    need_module("sb3_contrib")
+    from dimsum.baselines import policy_file
+
+    first, _ = run(tmp_path / "a", "nice_buns", "--players", "2", "--steps", "1024", "--envs", "8", "--eval-every",
+                   "1024", "--eval-games", "4", "--hidden", "24,24")
+    source = tmp_path / "a" / "run" / first[-1]["checkpoint"]
+    curve, record = run(tmp_path / "b", "nice_buns", "--players", "2", "--steps", "2048", "--envs", "8",
+                        "--eval-every", "2048", "--eval-games", "4", "--resume", str(source), "--critic-warmup", "1024",
+                        "--opponents", "self")
+    out = tmp_path / "b" / "run"
+    assert [c["steps"] for c in curve] == [0, 1024, 2048]  # a period ends where the warm-up does
+    assert curve[1]["trained_against"] == curve[0]["checkpoint"]  # self-play starts from the resumed policy
+    original = policy_file.read(source)
+    resumed, warmed, trained = (policy_file.read(out / c["checkpoint"]) for c in curve)
+    for policy in (resumed, warmed):  # the actor as the file had it, through the warm-up too
+        assert all(np.array_equal(a.weight, b.weight) and np.array_equal(a.bias, b.bias)
+                   for a, b in zip(original.layers, policy.layers))
+    assert np.array_equal(resumed.normalization["offset"], original.normalization["offset"])
+    assert np.allclose(resumed.normalization["scale"], original.normalization["scale"], rtol=1e-5)
+    assert not all(np.array_equal(a.weight, b.weight) for a, b in zip(original.layers, trained.layers))  # then PPO
+    assert record["resumed_from"]["path"] == str(source) and "frozen for the first 1024 steps" in record["algorithm"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--imitate", "600"], "--resume and --imitate both make the starting policy"),
+    (["--hidden", "64,64"], "--hidden 64,64 differs from the resumed file's 24,24"),
+])
+def test_a_resume_that_cannot_be_done_is_refused(tmp_path, capsys, extra, message):
+    from dimsum.baselines import policy_file
+
+    game = dimsum.make("nice_buns", players=2)
+    path = tmp_path / "small.dspolicy"
+    policy_file.write(path, policy_file.untrained(game, hidden=(24, 24)))
+    with pytest.raises(SystemExit):
+        run(tmp_path, "nice_buns", "--players", "2", "--resume", str(path), *extra)
+    assert message in capsys.readouterr().err
+
+
+def test_hidden_widths_must_be_positive_integers(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        run(tmp_path, "nice_buns", "--hidden", "64,0")
+    assert "hidden widths are positive integers" in capsys.readouterr().err
