@@ -5,7 +5,8 @@ statistics it was trained under, not the value head: those are loaded into a fre
 model of the same widths and into its ``VecNormalize``, and the value head starts untrained.
 PPO's first advantages would then come from a critic that knows nothing and push the loaded
 policy off where it was, so ``--critic-warmup`` first trains with the actor frozen
-(``freeze_actor``): only the value head learns until it rates the policy's own games.
+(``freeze_actor``) and the observation statistics kept (train.py): only the value head learns
+until it rates the policy's own games, and the policy played is the loaded one throughout.
 """
 
 from __future__ import annotations

@@ -288,6 +288,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             warming = model.num_timesteps < args.critic_warmup
             if warming:  # a period ends where the warm-up does, so that the actor is frozen exactly for it
                 period = min(period, args.critic_warmup - model.num_timesteps)
+            env.training = not warming  # the observation statistics too: the policy played is the one loaded
             with freeze_actor(model) if warming else nullcontext():
                 model.learn(total_timesteps=period, reset_num_timesteps=False, callback=progress)
             checkpoint()
