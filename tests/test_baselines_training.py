@@ -308,3 +308,56 @@ def test_hidden_widths_must_be_positive_integers(tmp_path, capsys):
     with pytest.raises(SystemExit):
         run(tmp_path, "nice_buns", "--hidden", "64,0")
     assert "hidden widths are positive integers" in capsys.readouterr().err
+
+
+def test_team_progress_pays_each_games_change_in_orders_and_complaints_beside_the_return():
+    need_module("stable_baselines3")
+    from dimsum.baselines import shaping
+    from dimsum.sb3 import DimsumVecEnv
+
+    game = dimsum.make("dim_sum_jam", players=3)
+    progress = shaping.team_progress(game)
+    raw = DimsumVecEnv("dim_sum_jam", num_envs=3, learner_seat=[0, 1, 2], opponent="heuristic", seed=5, players=3)
+    shaped = shaping.wrap(raw, game)
+    obs = shaped.reset()
+    start = progress(obs["observation"])
+    paid, returns, ended = np.zeros(3), np.zeros(3), 0
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        masks = raw.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        shaped.step_async(actions)
+        obs, rewards, dones, infos = shaped.step_wait()
+        paid += rewards
+        for i in np.flatnonzero(dones):
+            ret = infos[i]["returns"][i % 3]
+            final = progress(infos[i]["terminal_observation"]["observation"][None])[0]
+            # a game's payments: its return and the progress it made from its first observation
+            assert np.isclose(paid[i], ret + final - start[i], atol=1e-5)
+            paid[i], start[i] = 0.0, progress(obs["observation"][i:i + 1])[0]
+            ended += 1
+    assert ended >= 3
+
+
+def test_team_progress_counts_vip_and_regular_orders_and_complaints():
+    from dimsum.baselines import shaping
+    from dimsum.games.dim_sum_jam import make_config
+
+    game = dimsum.make("dim_sum_jam", players=4)
+    cfg = make_config(**dict(game.options))
+    at = {s.name: int(s.start) for s in game.observation_layout}
+    obs = np.zeros((1, game.observation_shape[0]), np.float32)
+    vip = next(i for i in range(len(cfg.cards)) if cfg.vip_mask >> i & 1)
+    obs[0, at["cards_out"] + vip] = 1
+    obs[0, at["cards_out"] + next(i for i in range(len(cfg.cards)) if not cfg.vip_mask >> i & 1)] = 1
+    obs[0, at["counts"] + 2] = 2  # two complaints
+    assert np.isclose(shaping.team_progress(game)(obs)[0], 0.1 + 0.01 - 0.1)
+    with pytest.raises(ValueError, match="for dim_sum_jam"):
+        shaping.team_progress(dimsum.make("nice_buns", players=2))
+
+
+def test_a_shaped_run_says_so_in_its_record(tmp_path):
+    need_module("sb3_contrib")
+    curve, record = run(tmp_path, "dim_sum_jam", "--players", "3", "--steps", "1024", "--envs", "6", "--eval-every",
+                        "1024", "--eval-games", "6", "--opponents", "self", "--shaping", "team_progress")
+    assert "reward shaping team_progress" in record["algorithm"] and 0.0 <= curve[-1]["win"] <= 1.0

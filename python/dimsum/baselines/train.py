@@ -59,6 +59,7 @@ import numpy as np
 from ..cli.arena import _option  # the arena's NAME=VALUE rule for --option
 from .evaluation import evaluate, win_shares  # noqa: F401  (win_shares: part of this module's API)
 from .opponents import MODES, OpponentSchedule
+from .shaping import MODES as SHAPINGS
 
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from seed + this: never a training deal
 ENV_SEED_STRIDE = 10_007  # a training env rebuilt for a new opponent deals from seed + k * this
@@ -141,6 +142,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--hidden", type=_widths, default=None, metavar="W,W",
                         help="hidden layer widths of the actor and of the critic (default 64,64, SB3's; "
                              "with --resume: the file's)")
+    parser.add_argument("--shaping", choices=SHAPINGS, default="none",
+                        help="a denser training reward: team_progress pays Dim Sum Jam's orders fulfilled and "
+                             "complaints besides the win (shaping.py); evaluations count wins only (default none)")
     parser.add_argument("--eval-every", type=int, default=25_000, help="learner steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation (default 200)")
     parser.add_argument("--target", type=float, default=0.75, help="the win share whose first reach is recorded")
@@ -173,6 +177,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError) as e:
         parser.error(str(e))
     cooperative = dimsum.game_info(args.game).cooperative  # one shared return: the team's win is the target
+    if args.shaping != "none" and args.game != "dim_sum_jam":
+        parser.error(f"--shaping {args.shaping} is for dim_sum_jam")
 
     import torch
     from sb3_contrib import MaskablePPO
@@ -182,6 +188,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     from .export import export_sb3
     from .policy_file import describe, read
     from .progress import progress_callback
+    from . import shaping
     from .resume import freeze_actor, hidden_widths, load_into
 
     resumed = None
@@ -211,7 +218,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         observation statistics ``previous`` (the VecNormalize it replaces) gathered."""
         raw = DimsumVecEnv(args.game, num_envs=args.envs, learner_seat=seats, opponent=opponent,
                            opponent_weights=weights, threads=1, seed=args.seed + ENV_SEED_STRIDE * rebuilt, **options)
-        wrapped = VecNormalize(VecMonitor(raw), norm_obs_keys=["observation"], norm_reward=False)
+        paid = raw if args.shaping == "none" else shaping.wrap(raw, game)
+        wrapped = VecNormalize(VecMonitor(paid), norm_obs_keys=["observation"], norm_reward=False)
         if previous is not None:
             wrapped.obs_rms = previous.obs_rms
             previous.close()
@@ -310,7 +318,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         "algorithm": "sb3-contrib MaskablePPO('MultiInputPolicy', n_steps=128, batch_size=512, n_epochs=4"
                      + ("" if hidden is None else f", net_arch {list(hidden)} {activation}") + "), "
                      f"VecNormalize(observation only), opponents: {schedule.describe()}, every seat learned"
-                     + (f", the actor frozen for the first {args.critic_warmup} steps" if args.critic_warmup else ""),
+                     + (f", the actor frozen for the first {args.critic_warmup} steps" if args.critic_warmup else "")
+                     + (f", reward shaping {args.shaping} (shaping.py)" if args.shaping != "none" else ""),
         "imitation": imitation,
         "resumed_from": None if resumed is None else {"path": str(args.resume), "source": resumed.source},
         "measure": "policy " + SERIES[head], "stopped_early": stopped, "git_commit": commit, "versions": _versions(),
