@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+import dimsum
+
 from dimsum.baselines.evaluation import win_shares
 from dimsum.baselines.opponents import OpponentSchedule
 from needs import need_module
@@ -248,3 +250,114 @@ def test_an_imitation_repeats_bit_for_bit_for_a_seed():
 
     first, second = cloned(), cloned()
     assert all(torch.equal(first[k], second[k]) for k in first)
+
+
+def test_hidden_widths_reach_the_network_and_the_exported_file(tmp_path):
+    need_module("sb3_contrib")
+    from dimsum.baselines import policy_file
+
+    curve, record = run(tmp_path, "nice_buns", "--players", "2", "--steps", "512", "--envs", "8", "--eval-every",
+                        "512", "--eval-games", "4", "--hidden", "32,16")
+    saved = policy_file.read(tmp_path / "run" / curve[-1]["checkpoint"])
+    assert [layer.weight.shape[0] for layer in saved.layers[:-1]] == [32, 16]
+    assert "net_arch [32, 16] tanh" in record["algorithm"]
+
+
+def test_a_resumed_run_starts_from_the_files_actor_and_keeps_it_while_the_critic_warms_up(tmp_path):
+    need_module("sb3_contrib")
+    from dimsum.baselines import policy_file
+
+    first, _ = run(tmp_path / "a", "nice_buns", "--players", "2", "--steps", "1024", "--envs", "8", "--eval-every",
+                   "1024", "--eval-games", "4", "--hidden", "24,24")
+    source = tmp_path / "a" / "run" / first[-1]["checkpoint"]
+    curve, record = run(tmp_path / "b", "nice_buns", "--players", "2", "--steps", "2048", "--envs", "8",
+                        "--eval-every", "2048", "--eval-games", "4", "--resume", str(source), "--critic-warmup", "1024",
+                        "--opponents", "self")
+    out = tmp_path / "b" / "run"
+    assert [c["steps"] for c in curve] == [0, 1024, 2048]  # a period ends where the warm-up does
+    assert curve[1]["trained_against"] == curve[0]["checkpoint"]  # self-play starts from the resumed policy
+    original = policy_file.read(source)
+    resumed, warmed, trained = (policy_file.read(out / c["checkpoint"]) for c in curve)
+    for policy in (resumed, warmed):  # the actor as the file had it, through the warm-up too
+        assert all(np.array_equal(a.weight, b.weight) and np.array_equal(a.bias, b.bias)
+                   for a, b in zip(original.layers, policy.layers))
+    for policy in (resumed, warmed):  # and the observation statistics (the warm-up does not update them)
+        assert np.array_equal(policy.normalization["offset"], original.normalization["offset"])
+        assert np.allclose(policy.normalization["scale"], original.normalization["scale"], rtol=1e-5)
+    assert not np.array_equal(trained.normalization["offset"], original.normalization["offset"])  # then they move
+    assert not all(np.array_equal(a.weight, b.weight) for a, b in zip(original.layers, trained.layers))  # then PPO
+    assert record["resumed_from"]["path"] == str(source) and "frozen for the first 1024 steps" in record["algorithm"]
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--imitate", "600"], "--resume and --imitate both make the starting policy"),
+    (["--hidden", "64,64"], "--hidden 64,64 differs from the resumed file's 24,24"),
+])
+def test_a_resume_that_cannot_be_done_is_refused(tmp_path, capsys, extra, message):
+    from dimsum.baselines import policy_file
+
+    game = dimsum.make("nice_buns", players=2)
+    path = tmp_path / "small.dspolicy"
+    policy_file.write(path, policy_file.untrained(game, hidden=(24, 24)))
+    with pytest.raises(SystemExit):
+        run(tmp_path, "nice_buns", "--players", "2", "--resume", str(path), *extra)
+    assert message in capsys.readouterr().err
+
+
+def test_hidden_widths_must_be_positive_integers(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        run(tmp_path, "nice_buns", "--hidden", "64,0")
+    assert "hidden widths are positive integers" in capsys.readouterr().err
+
+
+def test_team_progress_pays_each_games_change_in_orders_and_complaints_beside_the_return():
+    need_module("stable_baselines3")
+    from dimsum.baselines import shaping
+    from dimsum.sb3 import DimsumVecEnv
+
+    game = dimsum.make("dim_sum_jam", players=3)
+    progress = shaping.team_progress(game)
+    raw = DimsumVecEnv("dim_sum_jam", num_envs=3, learner_seat=[0, 1, 2], opponent="heuristic", seed=5, players=3)
+    shaped = shaping.wrap(raw, game)
+    obs = shaped.reset()
+    start = progress(obs["observation"])
+    paid, returns, ended = np.zeros(3), np.zeros(3), 0
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        masks = raw.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        shaped.step_async(actions)
+        obs, rewards, dones, infos = shaped.step_wait()
+        paid += rewards
+        for i in np.flatnonzero(dones):
+            ret = infos[i]["returns"][i % 3]
+            final = progress(infos[i]["terminal_observation"]["observation"][None])[0]
+            # a game's payments: its return and the progress it made from its first observation
+            assert np.isclose(paid[i], ret + final - start[i], atol=1e-5)
+            paid[i], start[i] = 0.0, progress(obs["observation"][i:i + 1])[0]
+            ended += 1
+    assert ended >= 3
+
+
+def test_team_progress_counts_vip_and_regular_orders_and_complaints():
+    from dimsum.baselines import shaping
+    from dimsum.games.dim_sum_jam import make_config
+
+    game = dimsum.make("dim_sum_jam", players=4)
+    cfg = make_config(**dict(game.options))
+    at = {s.name: int(s.start) for s in game.observation_layout}
+    obs = np.zeros((1, game.observation_shape[0]), np.float32)
+    vip = next(i for i in range(len(cfg.cards)) if cfg.vip_mask >> i & 1)
+    obs[0, at["cards_out"] + vip] = 1
+    obs[0, at["cards_out"] + next(i for i in range(len(cfg.cards)) if not cfg.vip_mask >> i & 1)] = 1
+    obs[0, at["counts"] + 2] = 2  # two complaints
+    assert np.isclose(shaping.team_progress(game)(obs)[0], 0.1 + 0.01 - 0.1)
+    with pytest.raises(ValueError, match="for dim_sum_jam"):
+        shaping.team_progress(dimsum.make("nice_buns", players=2))
+
+
+def test_a_shaped_run_says_so_in_its_record(tmp_path):
+    need_module("sb3_contrib")
+    curve, record = run(tmp_path, "dim_sum_jam", "--players", "3", "--steps", "1024", "--envs", "6", "--eval-every",
+                        "1024", "--eval-games", "6", "--opponents", "self", "--shaping", "team_progress")
+    assert "reward shaping team_progress" in record["algorithm"] and 0.0 <= curve[-1]["win"] <= 1.0

@@ -88,8 +88,8 @@ def test_weights_for_another_game_or_player_count_are_refused(game):
         dimsum.bots.make("ismcts", game, guide="policy", weights=four)
     with pytest.raises(PolicyFileError, match="not for yum_cha"):
         dimsum.bots.make("ismcts", dimsum.make("yum_cha"), rollout="policy", weights=shipped_path(game))
-    with pytest.raises(ValueError, match="no shipped policy for dim_sum_jam"):  # none ships for it
-        dimsum.bots.make("ismcts", dimsum.make("dim_sum_jam", players=3), rollout="policy", weights="shipped")
+    with pytest.raises(ValueError, match="no shipped policy for dim_sum_jam with 2 players"):  # 3p and 4p ship, 2p not
+        dimsum.bots.make("ismcts", dimsum.make("dim_sum_jam", players=2), rollout="policy", weights="shipped")
 
 
 def test_the_native_search_refuses_a_network_that_does_not_fit_or_is_missing(game):
