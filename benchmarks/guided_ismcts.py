@@ -26,9 +26,9 @@ import dimsum.arena
 import dimsum.bots
 
 VARIANTS: Dict[str, str] = {
-    "prior": "guide=policy,weights=shipped",  # policy priors in the bias, heuristic rollouts
-    "rollouts": "rollout=policy,weights=shipped",  # heuristic bias, policy rollouts
-    "both": "guide=policy,rollout=policy,weights=shipped",
+    "prior": "guide=policy",  # policy priors in the bias, heuristic rollouts
+    "rollouts": "rollout=policy",  # heuristic bias, policy rollouts
+    "both": "guide=policy,rollout=policy",
 }
 
 
@@ -64,7 +64,12 @@ def main() -> None:
     ap.add_argument("--variants", default="prior,rollouts,both", help=f"comma-separated, of {', '.join(VARIANTS)}")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--weights", default="shipped",
+                    help="the guided bot's policy file: 'shipped' or a path (a game without shipped weights)")
+    ap.add_argument("--guided-params", default="",
+                    help="more parameters of the guided bot only, as in a spec: 'bias=20,c=0.5'")
     args = ap.parse_args()
+    extra = f",weights={args.weights}" + (f",{args.guided_params}" if args.guided_params else "")
 
     game = dimsum.make(args.game, players=args.players)
     plain = f"ismcts:seconds={args.seconds}"
@@ -72,10 +77,10 @@ def main() -> None:
     print(f"{args.game} {args.players}p, {args.seconds * 1000:g} ms per move, load {os.getloadavg()[0]:.1f}")
     print(f"  plain: {simulations_per_move(game, plain, positions, args.seconds):.0f} simulations per move (median)")
     for name in args.variants.split(","):
-        guided = f"{plain},{VARIANTS[name]}"
+        guided = f"{plain},{VARIANTS[name]}{extra}"
         print(f"  {name}: {simulations_per_move(game, guided, positions, args.seconds):.0f} simulations per move")
     for name in args.variants.split(","):
-        guided = f"{plain},{VARIANTS[name]}"
+        guided = f"{plain},{VARIANTS[name]}{extra}"
         load = os.getloadavg()[0]
         wall, cpu = time.perf_counter(), time.process_time()
         results = dimsum.arena.run(game, [guided, plain], games=args.games, seed=args.seed, workers=args.workers,

@@ -143,3 +143,36 @@ def test_root_parallel_guided_trees_share_the_network_and_stay_deterministic(gam
         for s in states]
     first = search()
     assert first == search() and all(sims == 80 for _, (sims, _, _) in first)
+
+
+def test_the_guided_search_spends_a_small_budget_on_the_actions_the_policy_likes(game):
+    # PUCT (search_tree.hpp, select_guided): an untried action competes by its prior, so a budget of
+    # as many simulations as legal actions leaves some untried, where trying every action once first
+    # (UCB's rule, the heuristic guide's) would visit each exactly once
+    states = [s for s in played_states(game, games=2, seed=8, every=3) if len(s.legal_actions()) >= 4]
+    assert len(states) >= 5
+    untried_somewhere = 0
+    for k, s in enumerate(states):
+        n = len(s.legal_actions())
+        bot = dimsum.bots.make("ismcts", game, seed=k, simulations=n, guide="policy", weights="shipped")
+        bot.act(s)
+        visits = [v for _, v, _ in bot.last_search[2]]
+        assert sum(visits) == n
+        untried_somewhere += min(visits) == 0
+    assert untried_somewhere >= len(states) // 2
+
+
+def test_one_guided_simulation_tries_the_policys_favourite(game):
+    # with no visits yet every action's value is the same, and the prior alone decides
+    for k, s in enumerate(played_states(game, games=1, seed=9)):
+        bot = dimsum.bots.make("ismcts", game, seed=k, simulations=1, guide="policy", weights="shipped")
+        greedy = dimsum.bots.make("policy", game, seed=k, weights="shipped", greedy=True)
+        assert bot.act(s) == greedy.act(s)
+
+
+def test_bias_weighs_the_prior_in_the_guided_search(game):
+    # bias is PUCT's constant there: another bias grows another tree from the same seed
+    states = played_states(game, games=1, seed=10)
+    search = lambda bias: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
+        "ismcts", game, seed=1, simulations=60, bias=bias, guide="policy", weights="shipped")] for s in states]
+    assert search(5.0) != search(1.0)

@@ -25,8 +25,8 @@ PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
                minimum=0.001, maximum=3600, allow_none=True),
     OptionSpec("c", 0.3, "the UCB exploration constant, rewards being in [0, 1]", kind=float, minimum=0,
                maximum=1000),
-    OptionSpec("bias", 5.0, "progressive bias towards the guide's choice (0: none)", kind=float, minimum=0,
-               maximum=1000),
+    OptionSpec("bias", 5.0, "progressive bias towards the heuristic's choice (0: none); with guide='policy' "
+               "PUCT's constant, the prior's weight", kind=float, minimum=0, maximum=1000),
     OptionSpec("rollout", "heuristic", "how a simulation ends the game ('policy': the network of weights=)",
                choices=ROLLOUTS),
     OptionSpec("guide", "heuristic", "what the progressive bias favours: the heuristic's move, or every action "
@@ -47,10 +47,11 @@ class IsmctsBot(NativeBot):
     - ``rollout``: ``"random"``, ``"heuristic"`` (the game's heuristic bot) or ``"policy"`` (the
       network of ``weights``) to the end of the game;
     - ``threads``: root-parallel trees on C++ worker threads, their root visits summed (1 to 256);
-    - ``guide``: ``"heuristic"`` (default) or ``"policy"``: the bias term becomes
-      ``prior(a) * bias / (visits + 1)`` with prior the policy's softmax over the node's legal
-      actions, computed once per node from the mover's observation, and a node expands its
-      untried action of highest prior;
+    - ``guide``: ``"heuristic"`` (default) or ``"policy"``: the tree chooses by PUCT instead,
+      ``mean + bias * prior(a) * sqrt(visits of the node + 1) / (1 + visits of a)``, prior the
+      policy's softmax over the node's legal actions, computed once per node from the mover's
+      observation; an untried action scores the mean of its tried siblings plus that term, so it
+      is expanded when it beats them (``bias`` is PUCT's constant; ``c`` is not used);
     - ``weights``: the policy network of ``rollout="policy"`` and ``guide="policy"``, a policy
       file's path or ``"shipped"`` (docs/BASELINES.md); needed by those, refused otherwise.
       ``rollout="policy"`` draws every seat's move from the policy's softmax over its legal

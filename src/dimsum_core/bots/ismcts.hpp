@@ -151,7 +151,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
           policy_priors<G>(*p.net, c, s, legal, priors);
           tree.set_priors(node, legal.items, legal.size, priors.data());
         }
-        node = tree.select_guided(node, legal.items, legal.size, mover, p.c, p.bias, &expanded);
+        node = tree.select_guided(node, legal.items, legal.size, mover, p.bias, &expanded);  // PUCT, c_puct = bias
       } else {
         const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
         node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);

@@ -94,37 +94,57 @@ void SearchTree::set_priors(int32_t node, const int16_t* legal, int n, const flo
   prior_probs_.insert(prior_probs_.end(), probs, probs + n);
 }
 
-int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
+// PUCT over the node's legal actions, tried or not (search_tree.hpp, select_guided). One walk of
+// the children (each legal one available once more, and marked tried), then one of the legal
+// list for the untried ones, whose priors are found by merging the two ascending lists.
+int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int mover, double c_puct,
                                   bool* expanded) {
   stamp_legal(legal, n);
-  int tried = 0;
-  const int32_t chosen = best_child(
-      node,
-      [&](const Node& ch, int32_t child, double ln_available) {
-        return guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
-      },
-      &tried);
-  *expanded = tried < n;
-  if (!*expanded) return chosen;
-  // the untried legal action of highest prior: the node's priors and legal[] are both ascending
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
-       child = nodes_[static_cast<size_t>(child)].next_sibling)
-    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  const double explore = c_puct * std::sqrt(static_cast<double>(nodes_[static_cast<size_t>(node)].visits) + 1.0);
+  double best = -std::numeric_limits<double>::infinity(), tried_reward = 0;
+  int32_t chosen = -1;
+  int best_action = 0;
+  uint64_t tried_visits = 0;
+  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
+    Node& ch = nodes_[static_cast<size_t>(child)];
+    tried_at_[static_cast<size_t>(ch.action)] = epoch_;
+    if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
+      ++ch.available;
+      tried_reward += ch.reward;
+      tried_visits += ch.visits;
+      const double s = puct(ch, child_prior_[static_cast<size_t>(child)], explore);
+      if (s > best || (s == best && ch.action < best_action)) {  // ties: the lowest action
+        best = s;
+        best_action = ch.action;
+        chosen = child;
+      }
+    }
+    child = ch.next_sibling;
+  }
+  // an untried action's value: what this mover got from the tried ones here (none tried: 0, and
+  // the prior alone decides)
+  const double first_play = tried_visits ? tried_reward / static_cast<double>(tried_visits) : 0.0;
   const PriorRange range = prior_range_[static_cast<size_t>(node)];
   const int16_t* actions = prior_actions_.data() + range.begin;
   const float* probs = prior_probs_.data() + range.begin;
-  int action = -1, k = 0;
-  float best = -1.0f;
+  int untried = -1, k = 0;
+  float untried_prior = 0;
   for (int i = 0; i < n; ++i) {
     const int a = legal[i];
     while (k < range.count && actions[k] < a) ++k;
+    if (tried_at_[static_cast<size_t>(a)] == epoch_) continue;
     const float prior = k < range.count && actions[k] == a ? probs[k] : 0.0f;
-    if (tried_at_[static_cast<size_t>(a)] != epoch_ && prior > best) {  // strict: a tie keeps the lowest
-      best = prior;
-      action = a;
+    const double s = first_play + explore * prior;
+    if (s > best || (s == best && a < best_action)) {
+      best = s;
+      best_action = a;
+      untried = a;
+      untried_prior = prior;
+      chosen = -1;
     }
   }
-  return add_child(node, action, mover, best);
+  *expanded = chosen < 0;
+  return *expanded ? add_child(node, untried, mover, untried_prior) : chosen;
 }
 
 // A new child of `node` for an untried action: `favoured` if untried, else the k-th untried one

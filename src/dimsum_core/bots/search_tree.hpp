@@ -12,11 +12,13 @@
 //
 // Guided by a policy (ismcts.hpp, guide = kPolicy; a tree made with `priors`): each node holds
 // the policy's probabilities over the actions legal at its first select (set_priors, once per
-// node), each child the prior of its action, and select_guided() adds prior * bias / (visits + 1)
-// in place of the heuristic's single favoured move. A node's legal actions may differ between
-// determinizations (an opponent's hidden hand): an action not legal at the node's first select has
-// prior 0 there (it is still expanded and scored by UCB; the searching player's own nodes, whose
-// legal actions it sees, are exact).
+// node), each child the prior of its action, and select_guided() chooses by PUCT (Silver et al.
+// 2017, AlphaZero's rule) instead of UCB: an untried action competes with the tried ones by its
+// prior, so a small budget is spent on the few actions the policy likes rather than on trying
+// every action once. A node's legal actions may differ between determinizations (an opponent's
+// hidden hand): an action not legal at the node's first select has prior 0 there (it can still be
+// tried, by its first-play value; the searching player's own nodes, whose legal actions it sees,
+// are exact).
 #pragma once
 
 #include <cmath>
@@ -54,10 +56,14 @@ class SearchTree {
   // actions (sorted) at its first visit.
   void set_priors(int32_t node, const int16_t* legal, int n, const float* probs);
 
-  // select() with the children's priors in place of `favoured`: UCB plus prior * bias /
-  // (visits + 1), and an expansion takes the untried action of highest prior (ties: the lowest).
-  // `node` has its priors.
-  int32_t select_guided(int32_t node, const int16_t* legal, int n, int mover, double c, double bias, bool* expanded);
+  // The guided select: of the legal actions, tried or not, the one of highest
+  //   value + c_puct * prior * sqrt(visits of `node` + 1) / (1 + visits of the action's child),
+  // value a child's mean reward, and for an untried action the first-play value: the mean reward
+  // of this node's tried legal children for `mover` (0 if none, then the prior alone decides).
+  // Ties go to the lowest action. An untried winner is expanded (a new child of `mover`, with
+  // *expanded = true). Every tried legal child is counted available once more (PUCT itself reads
+  // no availability). `node` has its priors.
+  int32_t select_guided(int32_t node, const int16_t* legal, int n, int mover, double c_puct, bool* expanded);
 
   // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
   // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
@@ -69,10 +75,10 @@ class SearchTree {
     return score;
   }
 
-  // UCB1 with availability and a policy's prior (select_guided): mean + c * sqrt(ln(available) /
-  // visits) + prior * bias / (visits + 1).
-  static double guided_ucb(const Node& ch, double ln_available, double c, float prior, double bias) {
-    return ch.reward / ch.visits + c * std::sqrt(ln_available / ch.visits) + prior * bias / (ch.visits + 1.0);
+  // PUCT's score of a tried child (select_guided), given explore = c_puct * sqrt(visits of its
+  // parent + 1): mean + explore * prior / (1 + visits).
+  static double puct(const Node& ch, float prior, double explore) {
+    return ch.reward / ch.visits + explore * prior / (ch.visits + 1.0);
   }
 
   // Adds `reward(mover)` to every node of `path` (the root first) and one visit.
