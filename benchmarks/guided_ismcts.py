@@ -26,7 +26,8 @@ import dimsum.arena
 import dimsum.bots
 
 VARIANTS: Dict[str, str] = {
-    "prior": "guide=policy",  # policy priors in the bias, heuristic rollouts
+    "prior": "guide=policy",  # policy priors by PUCT, heuristic rollouts
+    "prior_ucb": "guide=policy_ucb",  # policy priors as UCB's progressive bias, heuristic rollouts
     "rollouts": "rollout=policy",  # heuristic bias, policy rollouts
     "both": "guide=policy,rollout=policy",
 }

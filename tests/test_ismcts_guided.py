@@ -12,9 +12,9 @@ import dimsum.arena
 import dimsum.bots
 from dimsum.baselines import PolicyFileError, shipped_path
 
-GUIDED = [dict(guide="policy", weights="shipped"), dict(rollout="policy", weights="shipped"),
-          dict(rollout="policy", guide="policy", weights="shipped")]
-GUIDED_IDS = ["policy-prior", "policy-rollouts", "both"]
+GUIDED = [dict(guide="policy", weights="shipped"), dict(guide="policy_ucb", weights="shipped"),
+          dict(rollout="policy", weights="shipped"), dict(rollout="policy", guide="policy", weights="shipped")]
+GUIDED_IDS = ["policy-prior", "policy-prior-ucb", "policy-rollouts", "both"]
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +73,10 @@ def test_the_policy_prior_changes_the_search(game):
     (dict(rollout="policy"), ValueError, r"rollout='policy' needs weights=: a policy file's path or 'shipped'"),
     (dict(guide="policy"), ValueError, r"guide='policy' needs weights="),
     (dict(rollout="policy", guide="policy"), ValueError, r"rollout='policy' and guide='policy' needs weights="),
-    (dict(weights="shipped"), ValueError, r"weights= is used by rollout='policy' or guide='policy' only"),
-    (dict(guide="prior", weights="shipped"), ValueError, r"'guide' takes one of \['heuristic', 'policy'\]"),
+    (dict(guide="policy_ucb"), ValueError, r"guide='policy_ucb' needs weights="),
+    (dict(weights="shipped"), ValueError, r"weights= is used by rollout='policy' or guide='policy'/'policy_ucb' only"),
+    (dict(guide="prior", weights="shipped"), ValueError,
+     r"'guide' takes one of \['heuristic', 'policy', 'policy_ucb'\]"),
     (dict(guide="policy", weights=3), TypeError, r"weights is a policy file's path or 'shipped', got int"),
 ])
 def test_bad_options_say_what_to_pass(game, params, error, message):
@@ -104,7 +106,9 @@ def test_the_native_search_refuses_a_network_that_does_not_fit_or_is_missing(gam
         _batch.ismcts_search(*args, "heuristic", *tail, "policy", bot._net)
     with pytest.raises(ValueError, match="needs a policy network"):
         _batch.ismcts_search(*args, "policy", *tail, "heuristic", None)
-    with pytest.raises(ValueError, match="guide must be 'heuristic' or 'policy'"):
+    with pytest.raises(ValueError, match="needs a policy network"):
+        _batch.ismcts_search(*args, "heuristic", *tail, "policy_ucb", None)
+    with pytest.raises(ValueError, match="guide must be 'heuristic', 'policy' or 'policy_ucb'"):
         _batch.ismcts_search(*args, "heuristic", *tail, "prior", None)
 
 
@@ -176,3 +180,26 @@ def test_bias_weighs_the_prior_in_the_guided_search(game):
     search = lambda bias: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
         "ismcts", game, seed=1, simulations=60, bias=bias, guide="policy", weights="shipped")] for s in states]
     assert search(5.0) != search(1.0)
+
+
+def test_the_ucb_guide_tries_every_action_once_first_its_policys_favourite_first(game):
+    # guide='policy_ucb' (search_tree.hpp, select_guided_ucb): UCB plus the prior's bias, so a
+    # budget of as many simulations as legal actions visits each exactly once (PUCT would leave
+    # some untried: the test above), and one simulation tries the policy's favourite
+    states = [s for s in played_states(game, games=2, seed=8, every=3) if len(s.legal_actions()) >= 4]
+    assert len(states) >= 5
+    for k, s in enumerate(states):
+        n = len(s.legal_actions())
+        bot = dimsum.bots.make("ismcts", game, seed=k, simulations=n, guide="policy_ucb", weights="shipped")
+        bot.act(s)
+        assert [v for _, v, _ in bot.last_search[2]] == [1] * n
+        one = dimsum.bots.make("ismcts", game, seed=k, simulations=1, guide="policy_ucb", weights="shipped")
+        greedy = dimsum.bots.make("policy", game, seed=k, weights="shipped", greedy=True)
+        assert one.act(s) == greedy.act(s)
+
+
+def test_the_two_policy_guides_grow_different_trees(game):
+    states = played_states(game, games=1, seed=11)
+    search = lambda guide: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
+        "ismcts", game, seed=1, simulations=60, guide=guide, weights="shipped")] for s in states]
+    assert search("policy") != search("policy_ucb")

@@ -45,8 +45,8 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   bots::SearchParams p;
   if (rollout != "random" && rollout != "heuristic" && rollout != "policy")
     throw py::value_error("rollout must be 'random', 'heuristic' or 'policy', got '" + rollout + "'");
-  if (guide != "heuristic" && guide != "policy")
-    throw py::value_error("guide must be 'heuristic' or 'policy', got '" + guide + "'");
+  if (guide != "heuristic" && guide != "policy" && guide != "policy_ucb")
+    throw py::value_error("guide must be 'heuristic', 'policy' or 'policy_ucb', got '" + guide + "'");
   p.simulations = simulations;
   p.seconds = seconds;
   p.c = c;
@@ -54,7 +54,9 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   p.rollout = rollout == "heuristic" ? bots::Rollout::kHeuristic
               : rollout == "policy"  ? bots::Rollout::kPolicy
                                      : bots::Rollout::kRandom;
-  p.guide = guide == "policy" ? bots::Guide::kPolicy : bots::Guide::kHeuristic;
+  p.guide = guide == "policy"       ? bots::Guide::kPolicy
+            : guide == "policy_ucb" ? bots::Guide::kPolicyUcb
+                                    : bots::Guide::kHeuristic;
   p.net = net;
   p.threads = threads;
   p.seed = derive_seed(seed, call);
@@ -100,7 +102,7 @@ void register_bots(py::module_& m) {
         py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
         py::arg("max_return"), py::arg("guide") = "heuristic", py::arg("net") = py::none(),
         "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); rollout 'random', "
-        "'heuristic' or 'policy', guide 'heuristic' or 'policy' (the policy's: `net`, a PolicyNet); returns (action, simulations, "
+        "'heuristic' or 'policy', guide 'heuristic', 'policy' or 'policy_ucb' (the policy's: `net`, a PolicyNet); returns (action, simulations, "
         "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action], tree_steps: actions "
         "applied descending the trees).");
 }

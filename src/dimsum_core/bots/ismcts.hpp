@@ -50,9 +50,10 @@ inline constexpr double kMinSeconds = 1e-3, kMaxSeconds = 3600;
 inline constexpr int kMaxThreads = 256;
 inline constexpr double kMaxC = 1000, kMaxBias = 1000;
 
-// What the progressive bias favours: the heuristic's one move, or every action by its prior
-// from a policy network (search_tree.hpp, select_guided).
-enum class Guide : uint8_t { kHeuristic = 0, kPolicy = 1 };
+// What guides the tree: the heuristic's one move (progressive bias), or a policy network's
+// priors over every action, by PUCT (kPolicy, search_tree.hpp select_guided) or by UCB plus the
+// prior's progressive bias (kPolicyUcb, select_guided_ucb: stronger with many simulations a node).
+enum class Guide : uint8_t { kHeuristic = 0, kPolicy = 1, kPolicyUcb = 2 };
 
 struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
@@ -97,7 +98,7 @@ inline void check_search_params(const SearchParams& p) {
   if (!in(p.c, 0, kMaxC)) throw std::invalid_argument("ismcts c must be in [0, 1000], got " + std::to_string(p.c));
   if (!in(p.bias, 0, kMaxBias))
     throw std::invalid_argument("ismcts bias must be in [0, 1000], got " + std::to_string(p.bias));
-  if ((p.rollout == Rollout::kPolicy || p.guide == Guide::kPolicy) && p.net == nullptr)
+  if ((p.rollout == Rollout::kPolicy || p.guide != Guide::kHeuristic) && p.net == nullptr)
     throw std::invalid_argument("ismcts rollout='policy' or guide='policy' needs a policy network (weights=)");
   if (!(std::isfinite(p.min_return) && std::isfinite(p.max_return)))
     throw std::invalid_argument("ismcts min_return and max_return must be finite");
@@ -121,7 +122,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   const ConfigInfo info = G::config_info(c);
   const bool timed = p.seconds > 0;
   if (timed) simulations = kMaxSimulations;
-  const bool guided = p.guide == Guide::kPolicy;
+  const bool guided = p.guide != Guide::kHeuristic;
   SearchTree tree(info.num_actions, nodes_to_reserve(simulations, timed), guided);
   std::vector<float> priors;  // a node's priors, computed once per node (guided only)
   Rng rng = Rng::from_seed(seed);
@@ -151,7 +152,9 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
           policy_priors<G>(*p.net, c, s, legal, priors);
           tree.set_priors(node, legal.items, legal.size, priors.data());
         }
-        node = tree.select_guided(node, legal.items, legal.size, mover, p.bias, &expanded);  // PUCT, c_puct = bias
+        node = p.guide == Guide::kPolicy
+                   ? tree.select_guided(node, legal.items, legal.size, mover, p.bias, &expanded)  // PUCT, c_puct = bias
+                   : tree.select_guided_ucb(node, legal.items, legal.size, mover, p.c, p.bias, &expanded);
       } else {
         const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
         node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);

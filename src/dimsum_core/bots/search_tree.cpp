@@ -147,6 +147,42 @@ int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int
   return *expanded ? add_child(node, untried, mover, untried_prior) : chosen;
 }
 
+// UCB1 with availability plus the prior's progressive bias (search_tree.hpp, select_guided_ucb):
+// the earlier guided rule, guide = "policy_ucb". Every legal action is tried once before UCB
+// chooses among them, the untried one of highest prior first.
+int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
+                                      bool* expanded) {
+  stamp_legal(legal, n);
+  int tried = 0;
+  const int32_t chosen = best_child(
+      node,
+      [&](const Node& ch, int32_t child, double ln_available) {
+        return guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
+      },
+      &tried);
+  *expanded = tried < n;
+  if (!*expanded) return chosen;
+  // the untried legal action of highest prior: the node's priors and legal[] are both ascending
+  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
+       child = nodes_[static_cast<size_t>(child)].next_sibling)
+    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  const PriorRange range = prior_range_[static_cast<size_t>(node)];
+  const int16_t* actions = prior_actions_.data() + range.begin;
+  const float* probs = prior_probs_.data() + range.begin;
+  int action = -1, k = 0;
+  float best = -1.0f;
+  for (int i = 0; i < n; ++i) {
+    const int a = legal[i];
+    while (k < range.count && actions[k] < a) ++k;
+    const float prior = k < range.count && actions[k] == a ? probs[k] : 0.0f;
+    if (tried_at_[static_cast<size_t>(a)] != epoch_ && prior > best) {  // strict: a tie keeps the lowest
+      best = prior;
+      action = a;
+    }
+  }
+  return add_child(node, action, mover, best);
+}
+
 // A new child of `node` for an untried action: `favoured` if untried, else the k-th untried one
 // in ascending order, k uniform in [0, untried).
 int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng) {

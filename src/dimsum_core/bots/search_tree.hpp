@@ -65,6 +65,14 @@ class SearchTree {
   // no availability). `node` has its priors.
   int32_t select_guided(int32_t node, const int16_t* legal, int n, int mover, double c_puct, bool* expanded);
 
+  // The earlier guided rule (guide = "policy_ucb"): select() with the children's priors in place
+  // of `favoured`, UCB plus prior * bias / (visits + 1), and an expansion takes the untried action
+  // of highest prior (ties: the lowest). Every legal action is tried once before UCB chooses, so
+  // it needs a budget of many simulations a node; PUCT (select_guided) spends a small one on what
+  // the policy likes. `node` has its priors.
+  int32_t select_guided_ucb(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
+                            bool* expanded);
+
   // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
   // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
   // bias / (visits + 1), given ln_available = ln(ch.available). `ch` has been visited (a child is
@@ -79,6 +87,12 @@ class SearchTree {
   // parent + 1): mean + explore * prior / (1 + visits).
   static double puct(const Node& ch, float prior, double explore) {
     return ch.reward / ch.visits + explore * prior / (ch.visits + 1.0);
+  }
+
+  // UCB1 with availability and a policy's prior (select_guided_ucb): mean + c * sqrt(ln(available) /
+  // visits) + prior * bias / (visits + 1).
+  static double guided_ucb(const Node& ch, double ln_available, double c, float prior, double bias) {
+    return ch.reward / ch.visits + c * std::sqrt(ln_available / ch.visits) + prior * bias / (ch.visits + 1.0);
   }
 
   // Adds `reward(mover)` to every node of `path` (the root first) and one visit.
