@@ -5,14 +5,13 @@ tests/cpp/observe_changes.cpp, built from the Dim Sum Jam sources alone; the Bat
 tests/test_batch_env_observation_rows.py."""
 
 import subprocess
-import sys
 
 import pytest
 
 import dimsum
 from dimsum.testing import profile
 
-from cpp.core_hooks import INCLUDE, find_compiler
+from cpp.core_hooks import INCLUDE, build_check
 
 SOURCE = INCLUDE.parent / "tests" / "cpp" / "observe_changes.cpp"
 
@@ -23,20 +22,7 @@ OPTIONS = ([profile("dim_sum_jam").bench, profile("dim_sum_jam").small] + list(p
 
 @pytest.fixture(scope="module")
 def observe_changes(tmp_path_factory):
-    compiler = find_compiler()
-    if compiler is None:
-        pytest.skip("no C++ compiler ($CXX, g++, clang++ or c++) to build tests/cpp/observe_changes.cpp")
-    if not (INCLUDE / "dimsum_core").is_dir():
-        pytest.skip(f"the C++ sources are not here ({INCLUDE}): the check needs a source checkout")
-    executable = tmp_path_factory.mktemp("observe_changes") / (
-        "observe_changes.exe" if sys.platform == "win32" else "observe_changes")
-    sources = sorted(str(p) for p in (INCLUDE / "dimsum_core" / "dim_sum_jam").glob("*.cpp"))
-    build = [*compiler, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-I", str(INCLUDE), str(SOURCE),
-             *sources, "-o", str(executable)]
-    done = subprocess.run(build, capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.fail(f"{' '.join(build)}:\n{done.stdout}{done.stderr}", pytrace=False)
-    return executable
+    return build_check(tmp_path_factory.mktemp("observe_changes"), SOURCE, ["dim_sum_jam"])
 
 
 def test_a_row_of_any_state_and_seat_changed_to_any_other_is_observe_bit_for_bit(observe_changes):

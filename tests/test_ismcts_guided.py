@@ -38,12 +38,16 @@ def played_states(game, games=2, seed=0, every=7):
     return states
 
 
+def searches(game, states, **params):
+    """One ismcts bot of `params` acting on each of `states`: (its move, its last_search) each."""
+    bot = dimsum.bots.make("ismcts", game, **params)
+    return [(bot.act(s), bot.last_search) for s in states]
+
+
 @pytest.mark.parametrize("params", GUIDED, ids=GUIDED_IDS)
 def test_a_seed_fixes_the_whole_search_and_another_seed_changes_it(game, params):
     states = played_states(game, games=1, seed=1)
-    search = lambda seed: [(b.act(s), b.last_search) for b in [dimsum.bots.make("ismcts", game, seed=seed,
-                                                                                 simulations=60, **params)]
-                           for s in states]
+    search = lambda seed: searches(game, states, seed=seed, simulations=60, **params)
     first = search(3)
     assert first == search(3)
     assert first != search(4)  # tens of searches: seeds that agree on every visit count would be a broken draw
@@ -62,11 +66,9 @@ def test_the_defaults_are_the_heuristic_guide_and_give_what_they_gave(game):
 def test_the_policy_prior_changes_the_search(game):
     # the guide is really used: the same seed and budget grow another tree with it
     states = played_states(game, games=1, seed=3)
-    searches = lambda **params: [(b.act(s), b.last_search) for b in [dimsum.bots.make("ismcts", game, seed=1,
-                                                                                      simulations=60, **params)]
-                                 for s in states]
-    assert searches() != searches(guide="policy", weights="shipped")
-    assert searches() != searches(rollout="policy", weights="shipped")
+    search = lambda **params: searches(game, states, seed=1, simulations=60, **params)
+    assert search() != search(guide="policy", weights="shipped")
+    assert search() != search(rollout="policy", weights="shipped")
 
 
 @pytest.mark.parametrize("params,error,message", [
@@ -142,9 +144,8 @@ def test_root_parallel_guided_trees_share_the_network_and_stay_deterministic(gam
     # every tree evaluates the one network with its own thread's scratch: the same seed and
     # thread count give the same whole search
     states = played_states(game, games=1, seed=6)
-    search = lambda: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
-        "ismcts", game, seed=2, simulations=80, threads=2, guide="policy", rollout="policy", weights="shipped")]
-        for s in states]
+    search = lambda: searches(game, states, seed=2, simulations=80, threads=2, guide="policy", rollout="policy",
+                              weights="shipped")
     first = search()
     assert first == search() and all(sims == 80 for _, (sims, _, _) in first)
 
@@ -177,8 +178,7 @@ def test_one_guided_simulation_tries_the_policys_favourite(game):
 def test_bias_weighs_the_prior_in_the_guided_search(game):
     # bias is PUCT's constant there: another bias grows another tree from the same seed
     states = played_states(game, games=1, seed=10)
-    search = lambda bias: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
-        "ismcts", game, seed=1, simulations=60, bias=bias, guide="policy", weights="shipped")] for s in states]
+    search = lambda bias: searches(game, states, seed=1, simulations=60, bias=bias, guide="policy", weights="shipped")
     assert search(5.0) != search(1.0)
 
 
@@ -200,6 +200,5 @@ def test_the_ucb_guide_tries_every_action_once_first_its_policys_favourite_first
 
 def test_the_two_policy_guides_grow_different_trees(game):
     states = played_states(game, games=1, seed=11)
-    search = lambda guide: [(b.act(s), b.last_search) for b in [dimsum.bots.make(
-        "ismcts", game, seed=1, simulations=60, guide=guide, weights="shipped")] for s in states]
+    search = lambda guide: searches(game, states, seed=1, simulations=60, guide=guide, weights="shipped")
     assert search("policy") != search("policy_ucb")

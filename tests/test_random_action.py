@@ -9,14 +9,13 @@ tests/cpp/random_action.cpp, built from the games' sources."""
 
 import json
 import subprocess
-import sys
 
 import pytest
 
 import dimsum
 from dimsum.testing import profile
 
-from cpp.core_hooks import INCLUDE, find_compiler
+from cpp.core_hooks import INCLUDE, build_check
 
 SOURCE = INCLUDE.parent / "tests" / "cpp" / "random_action.cpp"
 GAMES = ("nice_buns", "pig", "yum_cha", "dim_sum_jam")
@@ -32,20 +31,7 @@ OPTIONS += [("nice_buns", dict(players=p, manual_plating=True, mandatory_dice=p 
 
 @pytest.fixture(scope="module")
 def random_action(tmp_path_factory):
-    compiler = find_compiler()
-    if compiler is None:
-        pytest.skip("no C++ compiler ($CXX, g++, clang++ or c++) to build tests/cpp/random_action.cpp")
-    if not (INCLUDE / "dimsum_core").is_dir():
-        pytest.skip(f"the C++ sources are not here ({INCLUDE}): the check needs a source checkout")
-    executable = tmp_path_factory.mktemp("random_action") / (
-        "random_action.exe" if sys.platform == "win32" else "random_action")
-    sources = sorted(str(p) for game in GAMES for p in (INCLUDE / "dimsum_core" / game).glob("*.cpp"))
-    build = [*compiler, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-I", str(INCLUDE), str(SOURCE),
-             *sources, "-o", str(executable)]
-    done = subprocess.run(build, capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.fail(f"{' '.join(build)}:\n{done.stdout}{done.stderr}", pytrace=False)
-    return executable
+    return build_check(tmp_path_factory.mktemp("random_action"), SOURCE, GAMES)
 
 
 def test_random_action_is_the_lists_pick_and_random_decisions_the_loop(random_action):

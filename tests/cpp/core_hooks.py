@@ -40,6 +40,25 @@ def find_compiler() -> Optional[List[str]]:
     return None
 
 
+def build_check(out_dir: Path, source: Path, games: Sequence[str]) -> Path:
+    """Compiles the C++ check program `source` (tests/cpp/) with the rules of `games` (their
+    src/dimsum_core/<game>/*.cpp) into `out_dir`; returns the executable. Skips without a
+    compiler or outside a source checkout; a build that fails fails the test with its output."""
+    compiler = find_compiler()
+    if compiler is None:
+        pytest.skip(f"no C++ compiler ($CXX, g++, clang++ or c++) to build tests/cpp/{source.name}")
+    if not (INCLUDE / "dimsum_core").is_dir():
+        pytest.skip(f"the C++ sources are not here ({INCLUDE}): the check needs a source checkout")
+    executable = out_dir / (source.stem + (".exe" if sys.platform == "win32" else ""))
+    sources = sorted(str(p) for game in games for p in (INCLUDE / "dimsum_core" / game).glob("*.cpp"))
+    build = [*compiler, "-std=c++20", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-I", str(INCLUDE), str(source),
+             *sources, "-o", str(executable)]
+    done = processes.run(build, capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"{shlex.join(build)}:\n{done.stdout}{done.stderr}", pytrace=False)
+    return executable
+
+
 class CoreHooks:
     """Runs commands through the built program (see core_hooks.cpp for the commands)."""
 
