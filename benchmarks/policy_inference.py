@@ -1,5 +1,6 @@
-"""What a move of the policy bot costs (docs/BASELINES.md, "Cost"): the shipped Nice Buns 2p policy
-(an MLP 200-64-64-101 with tanh), on decision nodes of random games, one thread:
+"""What a move of the policy bot costs (docs/BASELINES.md, "Cost"): every shipped policy (MLPs with
+tanh; Nice Buns 2p is 200-64-64-101, Dim Sum Jam's read the largest observation), on decision nodes
+of random games, one thread:
 
 - network only: ``PolicyNet.logits`` on a batch of recorded observations (the C++ loop over
   rows, no Python per row): the forward pass itself;
@@ -10,8 +11,8 @@ Each figure is given by CPU time (``time.process_time``) and by the wall clock, 
 ``--rounds`` rounds with fresh states each round: the machine is shared, the CPU column is the one
 to compare. The issue's target (issue 24) is <= 20 us a move on one core.
 
-    python benchmarks/policy_inference.py             # a few seconds
-    python benchmarks/policy_inference.py --rounds 5
+    python benchmarks/policy_inference.py                       # every shipped policy, a minute or so
+    python benchmarks/policy_inference.py --rounds 5 --policies nice_buns-2p
 
 Not a test: the numbers depend on the machine and on what else it runs.
 """
@@ -26,6 +27,7 @@ import numpy as np
 
 import dimsum
 import dimsum.bots
+from dimsum.baselines.shipped import shipped
 
 
 def decision_states(game: Any, n: int, seed: int) -> List[Any]:
@@ -54,8 +56,16 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=5000, help="decision nodes per round (default 5000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each with fresh states (default 3)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--policies", nargs="*", default=None, choices=shipped(), metavar="GAME-Np",
+                        help=f"shipped policies to time (default: all, {', '.join(shipped())})")
     args = parser.parse_args()
-    game = dimsum.make("nice_buns", players=2)
+    for stem in args.policies or shipped():
+        name, players = stem.rsplit("-", 1)
+        time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args)
+
+
+def time_policy(game: Any, args: argparse.Namespace) -> None:
+    """Prints the three rows for the shipped policy of ``game``."""
     policy = dimsum.bots.make("policy", game, weights="shipped")
     heuristic = dimsum.bots.make("heuristic", game)
     rows: dict = {"network only (PolicyNet.logits, batched)": [], "policy bot act()": [], "heuristic bot act()": []}
@@ -66,7 +76,9 @@ def main() -> None:
         rows["network only (PolicyNet.logits, batched)"].append(timed(lambda: policy._net.logits(obs, masks), len(states)))
         rows["policy bot act()"].append(timed(lambda: [policy.act(s) for s in states], len(states)))
         rows["heuristic bot act()"].append(timed(lambda: [heuristic.act(s) for s in states], len(states)))
-    print(f"nice_buns 2 players, shipped policy, {args.states} decision nodes x {args.rounds} rounds (best round)")
+    print(f"\n{game.name} {game.players} players, shipped policy ({policy._net.input_size} inputs), {args.states} "
+          f"decision nodes x "
+          f"{args.rounds} rounds (best round)")
     print(f"{'what':45s} {'us/move CPU':>12s} {'us/move wall':>13s}")
     for what, results in rows.items():
         cpu = min(c for c, _ in results)
