@@ -28,6 +28,7 @@ import dimsum.bots
 VARIANTS: Dict[str, str] = {
     "prior": "guide=policy",  # policy priors by PUCT, heuristic rollouts
     "prior_ucb": "guide=policy_ucb",  # policy priors as UCB's progressive bias, heuristic rollouts
+    "prior_heuristic": "guide=policy_heuristic",  # that plus the heuristic's bias
     "rollouts": "rollout=policy",  # heuristic bias, policy rollouts
     "both": "guide=policy,rollout=policy",
 }

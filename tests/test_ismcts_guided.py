@@ -13,8 +13,9 @@ import dimsum.bots
 from dimsum.baselines import PolicyFileError, shipped_path
 
 GUIDED = [dict(guide="policy", weights="shipped"), dict(guide="policy_ucb", weights="shipped"),
-          dict(rollout="policy", weights="shipped"), dict(rollout="policy", guide="policy", weights="shipped")]
-GUIDED_IDS = ["policy-prior", "policy-prior-ucb", "policy-rollouts", "both"]
+          dict(guide="policy_heuristic", weights="shipped"), dict(rollout="policy", weights="shipped"),
+          dict(rollout="policy", guide="policy", weights="shipped")]
+GUIDED_IDS = ["policy-prior", "policy-prior-ucb", "policy-prior-heuristic", "policy-rollouts", "both"]
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +77,11 @@ def test_the_policy_prior_changes_the_search(game):
     (dict(guide="policy"), ValueError, r"guide='policy' needs weights="),
     (dict(rollout="policy", guide="policy"), ValueError, r"rollout='policy' and guide='policy' needs weights="),
     (dict(guide="policy_ucb"), ValueError, r"guide='policy_ucb' needs weights="),
-    (dict(weights="shipped"), ValueError, r"weights= is used by rollout='policy' or guide='policy'/'policy_ucb' only"),
+    (dict(guide="policy_heuristic"), ValueError, r"guide='policy_heuristic' needs weights="),
+    (dict(weights="shipped"), ValueError,
+     r"weights= is used by rollout='policy' or guide='policy'/'policy_ucb'/'policy_heuristic' only"),
     (dict(guide="prior", weights="shipped"), ValueError,
-     r"'guide' takes one of \['heuristic', 'policy', 'policy_ucb'\]"),
+     r"'guide' takes one of \['heuristic', 'policy', 'policy_ucb', 'policy_heuristic'\]"),
     (dict(guide="policy", weights=3), TypeError, r"weights is a policy file's path or 'shipped', got int"),
 ])
 def test_bad_options_say_what_to_pass(game, params, error, message):
@@ -110,7 +113,7 @@ def test_the_native_search_refuses_a_network_that_does_not_fit_or_is_missing(gam
         _batch.ismcts_search(*args, "policy", *tail, "heuristic", None)
     with pytest.raises(ValueError, match="needs a policy network"):
         _batch.ismcts_search(*args, "heuristic", *tail, "policy_ucb", None)
-    with pytest.raises(ValueError, match="guide must be 'heuristic', 'policy' or 'policy_ucb'"):
+    with pytest.raises(ValueError, match="guide must be 'heuristic', 'policy', 'policy_ucb' or 'policy_heuristic'"):
         _batch.ismcts_search(*args, "heuristic", *tail, "prior", None)
 
 
@@ -198,7 +201,20 @@ def test_the_ucb_guide_tries_every_action_once_first_its_policys_favourite_first
         assert one.act(s) == greedy.act(s)
 
 
-def test_the_two_policy_guides_grow_different_trees(game):
+def test_the_policy_guides_grow_different_trees(game):
+    # PUCT, UCB plus the prior, and that plus the heuristic's bias: three rules, three trees
     states = played_states(game, games=1, seed=11)
     search = lambda guide: searches(game, states, seed=1, simulations=60, guide=guide, weights="shipped")
-    assert search("policy") != search("policy_ucb")
+    assert search("policy") != search("policy_ucb") != search("policy_heuristic") != search("policy")
+
+
+def test_the_heuristic_bias_in_the_policy_guide_tries_every_action_once_first(game):
+    # guide='policy_heuristic' is policy_ucb's rule plus the heuristic's bias: still every legal
+    # action tried once before UCB chooses
+    states = [s for s in played_states(game, games=1, seed=12, every=3) if len(s.legal_actions()) >= 4]
+    assert states
+    for k, s in enumerate(states):
+        n = len(s.legal_actions())
+        bot = dimsum.bots.make("ismcts", game, seed=k, simulations=n, guide="policy_heuristic", weights="shipped")
+        bot.act(s)
+        assert [v for _, v, _ in bot.last_search[2]] == [1] * n

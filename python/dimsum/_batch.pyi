@@ -20,7 +20,7 @@ def random_playouts(game: str, config: bytes, state_size: int, state_version: in
 # The C++ bots (python/dimsum/bots/heuristic.py, ismcts.py): `state` is State.to_bytes(), and
 # call k of a bot seeded `seed` draws from derive_seed(seed, k). ismcts_search returns (action,
 # simulations, rollout steps, [(action, visits, mean)] per root action, tree steps); rollout
-# 'policy' and guide 'policy' or 'policy_ucb' take `net` (PolicyNet, below).
+# 'policy' and guide 'policy', 'policy_ucb' or 'policy_heuristic' take `net` (PolicyNet, below).
 def heuristic_action(game: str, config: bytes, state_size: int, state_version: int, state: bytes, seed: int,
                      call: int) -> int: ...
 def ismcts_search(game: str, config: bytes, state_size: int, state_version: int, state: bytes, simulations: int,

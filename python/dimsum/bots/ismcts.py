@@ -14,7 +14,7 @@ from .._common import OptionSpec
 from ._native import NativeBot
 
 ROLLOUTS = ("random", "heuristic", "policy")
-GUIDES = ("heuristic", "policy", "policy_ucb")
+GUIDES = ("heuristic", "policy", "policy_ucb", "policy_heuristic")
 
 # The parameters and their ranges, the same as C++ checks (bots/ismcts.hpp, check_search_params):
 # simulations up to 10^9 (a tree's node indices are int32, its visit counts uint32); a time
@@ -30,8 +30,8 @@ PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
     OptionSpec("rollout", "heuristic", "how a simulation ends the game ('policy': the network of weights=)",
                choices=ROLLOUTS),
     OptionSpec("guide", "heuristic", "what the progressive bias favours: the heuristic's move, or every action "
-               "by the policy's probability, by PUCT ('policy') or UCB plus the prior ('policy_ucb'; both: the network of "
-               "weights=)", choices=GUIDES),
+               "by the policy's probability, by PUCT ('policy'), UCB plus the prior ('policy_ucb') or plus the prior "
+               "and the heuristic's bias ('policy_heuristic'; all: the network of weights=)", choices=GUIDES),
     OptionSpec("threads", 1, "root-parallel trees on C++ worker threads", kind=int, minimum=1, maximum=256),
 )}
 
@@ -55,8 +55,10 @@ class IsmctsBot(NativeBot):
       is expanded when it beats them (``bias`` is PUCT's constant; ``c`` is not used); or
       ``"policy_ucb"``: UCB (``c``) plus ``prior(a) * bias / (visits of a + 1)``, every legal action
       tried once first, the untried one of highest prior first (the stronger of the two with many
-      simulations a node, PUCT with few: docs/BOTS.md, "Guided by a policy");
-    - ``weights``: the policy network of ``rollout="policy"`` and ``guide="policy"``/``"policy_ucb"``, a policy
+      simulations a node, PUCT with few: docs/BOTS.md, "Guided by a policy"); or
+      ``"policy_heuristic"``: ``"policy_ucb"`` with the heuristic's bias added, as the default
+      guide gives it (its move expanded first);
+    - ``weights``: the policy network of ``rollout="policy"`` and of the policy guides, a policy
       file's path or ``"shipped"`` (docs/BASELINES.md); needed by those, refused otherwise.
       ``rollout="policy"`` draws every seat's move from the policy's softmax over its legal
       actions, from its own observation of the determinization, with the search's generator.
@@ -134,7 +136,7 @@ def _check_weights(weights: Any, rollout: str, guide: str) -> Union[str, Path, N
     """``weights`` if the options use a policy exactly when it is given, else a ValueError
     saying what to pass (a TypeError for a weights that is no path)."""
     uses_policy = [f"{name}={value!r}" for name, value in (("rollout", rollout), ("guide", guide))
-                   if value in ("policy", "policy_ucb")]
+                   if value.startswith("policy")]
     if weights is None:
         if uses_policy:
             raise ValueError(f"ismcts {' and '.join(uses_policy)} needs weights=: a policy file's path or 'shipped' "
@@ -143,6 +145,6 @@ def _check_weights(weights: Any, rollout: str, guide: str) -> Union[str, Path, N
     if not isinstance(weights, (str, Path)):
         raise TypeError(f"ismcts weights is a policy file's path or 'shipped', got {type(weights).__name__}")
     if not uses_policy:
-        raise ValueError("ismcts weights= is used by rollout='policy' or guide='policy'/'policy_ucb' only; pass one of them "
-                         "or leave weights out")
+        raise ValueError("ismcts weights= is used by rollout='policy' or guide='policy'/'policy_ucb'/"
+                         "'policy_heuristic' only; pass one of them or leave weights out")
     return weights

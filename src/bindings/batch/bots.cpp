@@ -45,8 +45,9 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
   bots::SearchParams p;
   if (rollout != "random" && rollout != "heuristic" && rollout != "policy")
     throw py::value_error("rollout must be 'random', 'heuristic' or 'policy', got '" + rollout + "'");
-  if (guide != "heuristic" && guide != "policy" && guide != "policy_ucb")
-    throw py::value_error("guide must be 'heuristic', 'policy' or 'policy_ucb', got '" + guide + "'");
+  if (guide != "heuristic" && guide != "policy" && guide != "policy_ucb" && guide != "policy_heuristic")
+    throw py::value_error("guide must be 'heuristic', 'policy', 'policy_ucb' or 'policy_heuristic', got '" + guide +
+                          "'");
   p.simulations = simulations;
   p.seconds = seconds;
   p.c = c;
@@ -56,6 +57,7 @@ py::tuple ismcts_search(const std::string& game, const py::bytes& config, int64_
                                      : bots::Rollout::kRandom;
   p.guide = guide == "policy"       ? bots::Guide::kPolicy
             : guide == "policy_ucb" ? bots::Guide::kPolicyUcb
+            : guide == "policy_heuristic" ? bots::Guide::kPolicyHeuristic
                                     : bots::Guide::kHeuristic;
   p.net = net;
   p.threads = threads;
@@ -102,7 +104,7 @@ void register_bots(py::module_& m) {
         py::arg("rollout"), py::arg("threads"), py::arg("seed"), py::arg("call"), py::arg("min_return"),
         py::arg("max_return"), py::arg("guide") = "heuristic", py::arg("net") = py::none(),
         "IS-MCTS for the player to act in `state` (State.to_bytes()), seeded derive_seed(seed, call); rollout 'random', "
-        "'heuristic' or 'policy', guide 'heuristic', 'policy' or 'policy_ucb' (the policy's: `net`, a PolicyNet); returns (action, simulations, "
+        "'heuristic' or 'policy', guide 'heuristic', 'policy', 'policy_ucb' or 'policy_heuristic' (the policy's: `net`, a PolicyNet); returns (action, simulations, "
         "rollout_steps, [(action, visits, mean reward in [0, 1]) per legal root action], tree_steps: actions "
         "applied descending the trees).");
 }

@@ -52,8 +52,9 @@ inline constexpr double kMaxC = 1000, kMaxBias = 1000;
 
 // What guides the tree: the heuristic's one move (progressive bias), or a policy network's
 // priors over every action, by PUCT (kPolicy, search_tree.hpp select_guided) or by UCB plus the
-// prior's progressive bias (kPolicyUcb, select_guided_ucb: stronger with many simulations a node).
-enum class Guide : uint8_t { kHeuristic = 0, kPolicy = 1, kPolicyUcb = 2 };
+// prior's progressive bias (kPolicyUcb, select_guided_ucb: stronger with many simulations a node),
+// or by that plus the heuristic's bias (kPolicyHeuristic: both guides at once).
+enum class Guide : uint8_t { kHeuristic = 0, kPolicy = 1, kPolicyUcb = 2, kPolicyHeuristic = 3 };
 
 struct SearchParams {
   int64_t simulations = 1000;  // per search, over all threads (ignored when seconds > 0)
@@ -152,9 +153,12 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
           policy_priors<G>(*p.net, c, s, legal, priors);
           tree.set_priors(node, legal.items, legal.size, priors.data());
         }
-        node = p.guide == Guide::kPolicy
-                   ? tree.select_guided(node, legal.items, legal.size, mover, p.bias, &expanded)  // PUCT, c_puct = bias
-                   : tree.select_guided_ucb(node, legal.items, legal.size, mover, p.c, p.bias, &expanded);
+        if (p.guide == Guide::kPolicy) {
+          node = tree.select_guided(node, legal.items, legal.size, mover, p.bias, &expanded);  // PUCT, c_puct = bias
+        } else {  // the heuristic's move too (the mover's view of s only), drawn only when used
+          const int favoured = p.guide == Guide::kPolicyHeuristic ? heuristic_move<G>(c, s, rng) : -1;
+          node = tree.select_guided_ucb(node, legal.items, legal.size, mover, p.c, p.bias, favoured, &expanded);
+        }
       } else {
         const int favoured = p.bias > 0 ? heuristic_move<G>(c, s, rng) : -1;  // the mover's view of s only
         node = tree.select(node, legal.items, legal.size, mover, p.c, favoured, p.bias, rng, &expanded);

@@ -148,21 +148,24 @@ int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int
 }
 
 // UCB1 with availability plus the prior's progressive bias (search_tree.hpp, select_guided_ucb):
-// the earlier guided rule, guide = "policy_ucb". Every legal action is tried once before UCB
-// chooses among them, the untried one of highest prior first.
+// the earlier guided rule, guide = "policy_ucb", and with `favoured` >= 0 the heuristic's bias
+// besides (guide = "policy_heuristic"). Every legal action is tried once before UCB chooses among
+// them: `favoured` first if untried, then the untried one of highest prior.
 int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
-                                      bool* expanded) {
+                                      int favoured, bool* expanded) {
   stamp_legal(legal, n);
   int tried = 0;
   const int32_t chosen = best_child(
       node,
       [&](const Node& ch, int32_t child, double ln_available) {
-        return guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
+        const double score = guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
+        return ch.action == favoured ? score + bias / (ch.visits + 1.0) : score;
       },
       &tried);
   *expanded = tried < n;
   if (!*expanded) return chosen;
-  // the untried legal action of highest prior: the node's priors and legal[] are both ascending
+  // `favoured` if untried, else the untried legal action of highest prior: the node's priors and
+  // legal[] are both ascending
   for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
        child = nodes_[static_cast<size_t>(child)].next_sibling)
     tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
@@ -175,9 +178,11 @@ int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n,
     const int a = legal[i];
     while (k < range.count && actions[k] < a) ++k;
     const float prior = k < range.count && actions[k] == a ? probs[k] : 0.0f;
-    if (tried_at_[static_cast<size_t>(a)] != epoch_ && prior > best) {  // strict: a tie keeps the lowest
+    // strict: a tie keeps the lowest
+    if (tried_at_[static_cast<size_t>(a)] != epoch_ && (a == favoured || prior > best)) {
       best = prior;
       action = a;
+      if (a == favoured) break;
     }
   }
   return add_child(node, action, mover, best);

@@ -69,9 +69,10 @@ class SearchTree {
   // of `favoured`, UCB plus prior * bias / (visits + 1), and an expansion takes the untried action
   // of highest prior (ties: the lowest). Every legal action is tried once before UCB chooses, so
   // it needs a budget of many simulations a node; PUCT (select_guided) spends a small one on what
-  // the policy likes. `node` has its priors.
+  // the policy likes. `favoured` >= 0 (guide = "policy_heuristic"): the heuristic's move also gets
+  // select()'s bias / (visits + 1) and is expanded first; -1: the prior alone. `node` has its priors.
   int32_t select_guided_ucb(int32_t node, const int16_t* legal, int n, int mover, double c, double bias,
-                            bool* expanded);
+                            int favoured, bool* expanded);
 
   // UCB1 with availability and progressive bias (Chaslot et al. 2008) towards `favoured` (the
   // heuristic's choice, or -1 for none): mean + c * sqrt(ln(available) / visits) + [favoured]
