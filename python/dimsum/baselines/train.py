@@ -182,17 +182,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.shaping != "none" and args.game != "dim_sum_jam":
         parser.error(f"--shaping {args.shaping} is for dim_sum_jam")
 
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
-
-    from ..sb3 import DimsumVecEnv
-    from .export import export_sb3
     from .policy_file import describe, read
-    from .progress import progress_callback
-    from . import shaping
     from .resume import freeze_actor, hidden_widths, load_into
 
+    # --resume checked before the training stack is imported: a wrong file is a usage error
     resumed = None
     hidden, activation = args.hidden, "tanh"
     if args.resume is not None:
@@ -205,6 +198,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         if hidden is not None and hidden != widths:
             parser.error(f"--hidden {','.join(map(str, hidden))} differs from the resumed file's {','.join(map(str, widths))}")
         hidden = widths
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+
+    from ..sb3 import DimsumVecEnv
+    from .export import export_sb3
+    from .progress import progress_callback
+    from . import shaping
+
     # no policy_kwargs unless asked: a run without --hidden or --resume builds exactly the model it did before
     policy_kwargs: Dict[str, Any] = {} if hidden is None else {"policy_kwargs": dict(
         net_arch=dict(pi=list(hidden), vf=list(hidden)), activation_fn=torch.nn.ReLU if activation == "relu" else torch.nn.Tanh)}
