@@ -452,39 +452,34 @@ inline void only_held(const Config& c, const DieView& v, int& seat, int& kind) {
     }
 }
 
+// How many entries die_options lists before 'pass': die_outlook and random_action count alike.
+inline int options_before_pass(const Config& c, const State& s, const DieView& v) {
+  switch (v.face.action) {
+    case kTake: return kKindsIn[v.face.colours & s.tray.present()];
+    case kPutBack: return kKindsIn[v.mine];
+    case kGive: return kKindsIn[v.mine] * (c.players - 1);
+    case kSteal: return v.others;
+    case kSwap: return v.others * kKindsIn[v.mine];
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 int die_outlook(const Config& c, const State& s, int* only) {
   const DieView v(c, s);
-  int n = 0;
-  switch (v.face.action) {
-    case kTake: {
-      const unsigned m = v.face.colours & s.tray.present();
-      n = kKindsIn[m];
-      if (n == 1) *only = Config::kTake + std::countr_zero(m);
-      break;
-    }
-    case kPutBack:
-      n = kKindsIn[v.mine];
-      if (n == 1) *only = Config::kPutBack + std::countr_zero(v.mine);
-      break;
-    case kGive:
-      n = kKindsIn[v.mine] * (c.players - 1);
-      if (n == 1) *only = c.give_action(std::countr_zero(v.mine), 1 - v.h);  // two players: the other seat
-      break;
-    case kSteal:
-    case kSwap: {
-      n = v.others;
-      if (v.face.action == kSwap) n *= kKindsIn[v.mine];
-      if (n == 1) {
+  const int n = options_before_pass(c, s, v);
+  if (n == 1) {  // the one entry, found from the masks
+    switch (v.face.action) {
+      case kTake: *only = Config::kTake + std::countr_zero(v.face.colours & s.tray.present()); break;
+      case kPutBack: *only = Config::kPutBack + std::countr_zero(v.mine); break;
+      case kGive: *only = c.give_action(std::countr_zero(v.mine), 1 - v.h); break;  // two players: the other seat
+      default: {  // kSteal, kSwap: one (seat, kind) pair held by the others
         int t = 0, k = 0;
         only_held(c, v, t, k);
         *only = v.face.action == kSteal ? c.steal_action(k, t) : c.swap_action(std::countr_zero(v.mine), t, k);
       }
-      break;
     }
-    default:
-      break;
   }
   if (n && !c.mandatory_dice) return 2;  // 'pass' makes a second option
   return n < 2 ? n : 2;
@@ -601,6 +596,13 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
 
 namespace {
 
+// The choose phase's first option (NB-2): the smaller mask of the split's two groups; the other
+// group, its complement, is listed after it.
+inline int smaller_group(const State& s) {
+  const int m = kSplits[s.split];
+  return m < (7 ^ m) ? m : 7 ^ m;
+}
+
 // The outcomes of the chance node s is at, ascending, with their weights when kWeights (the legal
 // list needs only the ids: no weight buffer on the decision path). 0 when s is not a chance node.
 template <bool kWeights>
@@ -642,8 +644,7 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
       for (int i = 0; i < 4; ++i) out[i] = static_cast<int16_t>(Config::kSplit + i);
       return 4;
     case kChoosePhase: {
-      const int m = kSplits[s.split];
-      const int lo = m < (7 ^ m) ? m : 7 ^ m;
+      const int lo = smaller_group(s);
       out[0] = static_cast<int16_t>(Config::kChoose + lo);
       out[1] = static_cast<int16_t>(Config::kChoose + (7 ^ lo));
       return 2;
@@ -693,22 +694,12 @@ int random_die_option(const Config& c, const State& s, Rng& rng) {
   const DieView v(c, s);
   const int P = c.players;
   const unsigned mine = v.mine;
-  // die_options' entries before 'pass' (die_outlook counts the same way)
-  unsigned take = 0;
-  int n = 0;
-  switch (v.face.action) {
-    case kTake: take = v.face.colours & s.tray.present(); n = kKindsIn[take]; break;
-    case kPutBack: n = kKindsIn[mine]; break;
-    case kGive: n = kKindsIn[mine] * (P - 1); break;
-    case kSteal: n = v.others; break;
-    case kSwap: n = v.others * kKindsIn[mine]; break;
-    default: break;
-  }
+  const int n = options_before_pass(c, s, v);
   if (n == 0) return -1;
   const int r = static_cast<int>(rng.bounded(static_cast<uint64_t>(n + (c.mandatory_dice ? 0 : 1))));
   if (r == n) return c.pass;  // the largest action, listed last
   switch (v.face.action) {
-    case kTake: return Config::kTake + kSelectInByte[take][r];
+    case kTake: return Config::kTake + kSelectInByte[v.face.colours & s.tray.present()][r];
     case kPutBack: return Config::kPutBack + kSelectInByte[mine][r];
     case kGive: {  // by kind, then by the other seats in order (the holder skipped)
       const int kind = small_quotient(r, P - 1), seat = r - kind * (P - 1);
@@ -750,8 +741,7 @@ int Engine::random_action(const Config& c, const State& s, Rng& rng) {
   } else if (s.phase == kSplitPhase) {
     return Config::kSplit + static_cast<int>(rng.bounded(4));
   } else if (s.phase == kChoosePhase) {
-    const int m = kSplits[s.split];
-    const int lo = m < (7 ^ m) ? m : 7 ^ m;
+    const int lo = smaller_group(s);
     return Config::kChoose + (rng.bounded(2) ? 7 ^ lo : lo);
   } else if (s.phase == kFishPhase) {
     const Buns& f = s.front[s.cascade[0]];
