@@ -140,7 +140,7 @@ def test_bad_parameters_are_clear_errors():
         (dict(simulations=1.5), TypeError, "'simulations' must be an int"),
         (dict(c=-1), ValueError, r"'c' must be in \[0, 1000\]"),
         (dict(c="x"), TypeError, "'c' must be a number"),
-        (dict(seconds=0), ValueError, r"'seconds' must be in \[0.001, 3600\]"),
+        (dict(seconds=0), ValueError, r"'seconds' must be in \[0.0001, 3600\]"),
         (dict(rollout="greedy"), ValueError, r"'rollout' takes one of \['random', 'heuristic', 'policy'\]"),
         (dict(threads=0), ValueError, r"'threads' must be in \[1, 256\]"),
         (dict(threads=True), TypeError, "'threads' must be an int"),

@@ -18,11 +18,11 @@ GUIDES = ("heuristic", "policy", "policy_ucb", "policy_heuristic")
 
 # The parameters and their ranges, the same as C++ checks (bots/ismcts.hpp, check_search_params):
 # simulations up to 10^9 (a tree's node indices are int32, its visit counts uint32); a time
-# budget from a millisecond to an hour, None for none (a budget runs at least one simulation).
+# budget from 0.1 ms to an hour, None for none (a budget runs at least one simulation).
 PARAMETERS: Dict[str, OptionSpec] = {o.name: o for o in (
     OptionSpec("simulations", 1000, "iterations per move, over all threads", kind=int, minimum=1, maximum=10**9),
     OptionSpec("seconds", None, "a time budget per move instead of simulations (None: none)", kind=float,
-               minimum=0.001, maximum=3600, allow_none=True),
+               minimum=0.0001, maximum=3600, allow_none=True),
     OptionSpec("c", 0.3, "the UCB exploration constant, rewards being in [0, 1]", kind=float, minimum=0,
                maximum=1000),
     OptionSpec("bias", 5.0, "progressive bias towards the heuristic's choice (0: none); with guide='policy' "
@@ -40,7 +40,7 @@ class IsmctsBot(NativeBot):
     """IS-MCTS for the player to act.
 
     - ``simulations``: iterations per move, over all threads (1 to 10^9; default 1000);
-    - ``seconds``: a time budget per move instead (0.001 to 3600, or None; then ``simulations``
+    - ``seconds``: a time budget per move instead (0.0001 to 3600, or None; then ``simulations``
       is not used, at least one simulation runs, and the choice depends on the machine's speed);
     - ``c``: the UCB exploration constant, rewards being scaled to [0, 1] (0 to 1000; default 0.3);
     - ``bias``: progressive bias towards the game's heuristic move at every tree node, worth

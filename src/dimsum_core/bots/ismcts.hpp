@@ -43,10 +43,11 @@ namespace dimsum::bots {
 
 // The ranges check_search_params() allows (python/dimsum/bots/ismcts.py declares the same).
 // Simulations: node indices are int32 and visit counts uint32, and a tree holds at most one
-// node a simulation, so 10^9 (also the most a timed tree runs). Seconds: from a millisecond
-// (a clock read costs tens of nanoseconds, a simulation microseconds) to an hour.
+// node a simulation, so 10^9 (also the most a timed tree runs). Seconds: from 0.1 ms (a clock
+// read costs tens of nanoseconds, a simulation from under a microsecond to tens: a budget below
+// a millisecond is a few dozen Dim Sum Jam simulations, where a policy's priors matter most) to an hour.
 inline constexpr int64_t kMaxSimulations = 1'000'000'000;
-inline constexpr double kMinSeconds = 1e-3, kMaxSeconds = 3600;
+inline constexpr double kMinSeconds = 1e-4, kMaxSeconds = 3600;
 inline constexpr int kMaxThreads = 256;
 inline constexpr double kMaxC = 1000, kMaxBias = 1000;
 
@@ -90,7 +91,7 @@ struct SearchResult {
 inline void check_search_params(const SearchParams& p) {
   auto in = [](double v, double lo, double hi) { return v >= lo && v <= hi; };  // false for NaN
   if (!(p.seconds == 0 || in(p.seconds, kMinSeconds, kMaxSeconds)))
-    throw std::invalid_argument("ismcts seconds must be 0 (no time budget) or in [0.001, 3600], got " +
+    throw std::invalid_argument("ismcts seconds must be 0 (no time budget) or in [0.0001, 3600], got " +
                                 std::to_string(p.seconds));
   if (p.seconds == 0 && !(p.simulations >= 1 && p.simulations <= kMaxSimulations))
     throw std::invalid_argument("ismcts simulations must be in [1, 1000000000], got " + std::to_string(p.simulations));
