@@ -67,6 +67,36 @@ def test_y13_a_worker_stuck_where_no_signal_reaches_is_noticed_by_the_parent(tmp
     assert json.loads(path.read_text())["failure"]["index"] == FIRST_FAILURE
 
 
+def test_y13_a_stuck_move_is_named_only_once_no_earlier_game_can_fail_first():
+    """Two workers, both in a move: the later game's is old, the earlier game's is not. The parent
+    waits (the earlier game may fail too, and the failure named is the first by game index); once
+    the earlier move is old as well it is the one named, and a worker between chunks does not hold
+    the parent back."""
+    import multiprocessing
+
+    from dimsum.arena.watchdog import MoveBeacons
+
+    beacons = MoveBeacons(multiprocessing.get_context("spawn"), 2)
+    beacons.attach()  # slot 0: game 5, stuck at its step 53
+    beacons.playing(5)
+    beacons.moving(5, 0, 53)
+    beacons.started[0] = time.monotonic() - 100
+    beacons.attach()  # slot 1: game 3, in a move that has just begun
+    beacons.playing(3)
+    beacons.moving(3, 1, 10)
+    assert beacons.overdue(10) is None
+    beacons.idle()  # between two moves of game 3: still a game that can fail first
+    assert beacons.overdue(10) is None
+    beacons.moving(3, 1, 11)
+    beacons.started[1] = time.monotonic() - 50  # now game 3 is stuck too: it is the one named
+    assert beacons.overdue(10)[:3] == (3, 1, 11)
+    beacons.idle()
+    beacons.playing(-1)  # game 3's worker is between chunks: game 5 is named
+    assert beacons.overdue(10)[:3] == (5, 0, 53)
+    beacons.playing(7)  # a later game does not hold it back either
+    assert beacons.overdue(10)[:3] == (5, 0, 53)
+
+
 def test_y13_the_alarm_handler_and_timer_are_put_back_after_a_run():
     before = signal.getsignal(signal.SIGALRM)
     dimsum.arena.run(_nice_buns(), "random,first", games=2, seed=1, progress=False, move_seconds=5)

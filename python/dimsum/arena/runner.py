@@ -112,11 +112,15 @@ def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
             for index in task.indices:
                 if STOP is not None and STOP.is_set():
                     raise KeyboardInterrupt("the arena was interrupted")
+                if BEACON is not None:
+                    BEACON.playing(index)
                 outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
                 yield outcome
                 if isinstance(outcome, BotFailure):
                     return
     finally:  # external bots' programs live for a chunk: ended and waited for here, whatever happened
+        if BEACON is not None:
+            BEACON.playing(-1)
         close_all()
 
 

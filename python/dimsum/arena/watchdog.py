@@ -8,6 +8,10 @@ process can answer. So every worker also notes, in memory shared with the parent
 than the limit plus a grace (:func:`backstop_seconds`) is declared a failure of that bot, and the
 workers are stopped (a pool cannot lose one worker alone; the games the others were in the middle
 of are lost, every game already handed back is kept).
+
+The failure named is the first by game index, as for any other failure: while another worker is
+still playing an earlier game (one that could yet fail, or get stuck in its turn), the parent
+waits for it. Chunks start in game order, so a game not started yet comes after every running one.
 """
 
 from __future__ import annotations
@@ -42,6 +46,13 @@ class MoveBeacons:
             slot = self.taken.value
             self.taken.value += 1
         self.slot = slot if slot < len(self.started) else None
+        self.playing(-1)
+
+    def playing(self, index: int) -> None:
+        """In a worker: game ``index`` is being played (from before its bots are made to when the
+        next game starts); -1: none (between chunks)."""
+        if self.slot is not None:
+            self.where[3 * self.slot] = index
 
     def moving(self, index: int, seat: int, step: int) -> None:
         slot = self.slot
@@ -54,10 +65,18 @@ class MoveBeacons:
             self.started[self.slot] = 0.0
 
     def overdue(self, seconds: float) -> Optional[Tuple[int, int, int, float]]:
-        """In the parent: (game index, seat, step, age) of a move older than ``seconds``, or None.
+        """In the parent: (game index, seat, step, age) of the earliest game whose current move is
+        older than ``seconds``, once no other worker is still playing an earlier game; else None.
         (The monotonic clock is the machine's, the same in every process.)"""
         now = time.monotonic()
+        stuck, earlier_running = None, []
         for slot, started in enumerate(self.started):
+            index = self.where[3 * slot]
             if started and now - started > seconds:
-                return (self.where[3 * slot], self.where[3 * slot + 1], self.where[3 * slot + 2], now - started)
-        return None
+                if stuck is None or index < stuck[0]:
+                    stuck = (index, self.where[3 * slot + 1], self.where[3 * slot + 2], now - started)
+            elif index >= 0:
+                earlier_running.append(index)
+        if stuck is None or any(index < stuck[0] for index in earlier_running):
+            return None  # nothing stuck, or an earlier game may still fail first: wait for it
+        return stuck
