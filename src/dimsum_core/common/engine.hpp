@@ -238,6 +238,17 @@ void apply_unkeyed(const typename G::Config& c, typename G::State& s, int action
 #define DIMSUM_FLATTEN
 #endif
 
+// Inlines the function it marks wherever it is called, which the compiler's own limits may not
+// (GCC and Clang; MSVC's __forceinline). Nice Buns' cascade and draw inside settle's loop are so
+// marked: called, they cost 5% more instructions a rollout (their entries and exits).
+#if defined(__GNUC__) || defined(__clang__)
+#define DIMSUM_FORCE_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define DIMSUM_FORCE_INLINE __forceinline
+#else
+#define DIMSUM_FORCE_INLINE inline
+#endif
+
 // Plays uniformly random decisions (random_action, applied unkeyed: s.hash is stale after) until
 // the game is over, s is a chance node (explicit chance mode: the caller resolves it) or
 // max_decisions were played; returns how many were.

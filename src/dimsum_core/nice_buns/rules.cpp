@@ -190,8 +190,9 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colou
 // 256 of each kind.
 inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
 
+// Forced inline (common/engine.hpp): one of settle's two hottest steps, with draw_one.
 template <bool kKeyed>
-int run_cascade(const Config& c, State& s, int p) {
+DIMSUM_FORCE_INLINE int run_cascade(const Config& c, State& s, int p) {
   // Most cascades find nothing (cascade_is_idle): checked first.
   if (cascade_is_idle(c, s, p)) {
     s.fish_on[p] = -1;
@@ -258,7 +259,7 @@ inline void give_drawn(const Config& c, State& s, int k) {
 // NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
 // (NB-11). True when explicit mode stops at the draw's chance node.
 template <bool kKeyed>
-bool draw_one(const Config& c, State& s) {
+DIMSUM_FORCE_INLINE bool draw_one(const Config& c, State& s) {
   const int in_bag = s.draws_left ? s.bag.total() : 0;  // the bag is counted only for a draw
   if (in_bag == 0) {
     enter_die(c, s, s.die + 1);
