@@ -91,7 +91,7 @@ inline bool cascade_is_idle(const Config& c, const State& s, int p) {
 // colour, and reads nothing the other's could change): settle's loop would take a round to queue,
 // run and pop it, and most are idle (every draw, take and move queues one or two). The queue
 // after settle is the same either way.
-void queue_cascades(const Config& c, State& s, int first, int second = -1) {
+DIMSUM_FORCE_INLINE void queue_cascades(const Config& c, State& s, int first, int second = -1) {
   if (cascade_is_idle(c, s, first)) {
     s.fish_on[first] = -1;
     if (second < 0) return;
@@ -287,8 +287,10 @@ bool cascade_after_tray(const Config& c, State& s, int h) {
 
 // The holder of the current die does `a`; the pointer moves on, then the cascades run. True when
 // explicit mode stops first for the tray's top-up (a take or a put back).
+// Forced inline (common/engine.hpp), as queue_cascades: settle's decisions and forced moves call
+// it (1.7% fewer instructions a rollout with both).
 template <bool kKeyed>
-bool act(const Config& c, State& s, int a) {
+DIMSUM_FORCE_INLINE bool act(const Config& c, State& s, int a) {
   const int h = holder_of(c, s, s.die);
   enter_die(c, s, s.die + 1);
   if (a == c.pass) return false;
