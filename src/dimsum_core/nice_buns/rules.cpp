@@ -286,36 +286,37 @@ bool cascade_after_tray(const Config& c, State& s, int h) {
   return false;
 }
 
-// The holder of the current die, h (settle has it from the die's view), does `a`; the pointer moves
-// on, then the cascades run. True when explicit mode stops first for the tray's top-up (a take or a
-// put back).
+// The holder of the current die, h (settle has it from the die's view), does `a`, an option of a
+// face of action kAction (or 'pass'); the pointer moves on, then the cascades run. True when
+// explicit mode stops first for the tray's top-up (a take or a put back). settle calls it with the
+// face it switched on; act below finds the face from the action's range.
 // Forced inline (common/engine.hpp), as queue_cascades: settle's decisions and forced moves call
 // it (1.7% fewer instructions a rollout with both).
-template <bool kKeyed>
-DIMSUM_FORCE_INLINE bool act(const Config& c, State& s, int a, int h) {
+template <bool kKeyed, int kAction>
+DIMSUM_FORCE_INLINE bool act_as(const Config& c, State& s, int a, int h) {
   enter_die(c, s, s.die + 1);
   if (a == c.pass) return false;
-  if (a < Config::kPutBack) {  // take a colour from the tray
+  if constexpr (kAction == kTake) {  // take a colour from the tray
     const int colour = a - Config::kTake;
     change_count<kKeyed>(s, kHolderTray, s.tray, colour, -1);
     change_count<kKeyed>(s, h, s.front[h], colour, +1);
     return cascade_after_tray<kKeyed>(c, s, h);
-  } else if (a < c.give) {  // put a bun back in the bag
+  } else if constexpr (kAction == kPutBack) {  // put a bun back in the bag
     const int kind = a - Config::kPutBack;
     change_count<kKeyed>(s, h, s.front[h], kind, -1);
     s.bag.add(kind);
     return cascade_after_tray<kKeyed>(c, s, h);
-  } else if (a < c.steal) {
+  } else if constexpr (kAction == kGive) {
     const int i = a - c.give;
     const int t = i % c.players;
     move_bun<kKeyed>(s, h, t, i / c.players);
     queue_cascades(c, s, h, t);
-  } else if (a < c.swap) {
+  } else if constexpr (kAction == kSteal) {
     const int i = a - c.steal;
     const int t = i % c.players;
     move_bun<kKeyed>(s, t, h, i / c.players);
     queue_cascades(c, s, h, t);
-  } else {
+  } else {  // kSwap
     const int i = a - c.swap;
     const int theirs = i % kKinds, mine = i / kKinds / c.players, t = i / kKinds % c.players;
     move_bun<kKeyed>(s, h, t, mine);
@@ -323,6 +324,16 @@ DIMSUM_FORCE_INLINE bool act(const Config& c, State& s, int a, int h) {
     queue_cascades(c, s, h, t);  // NB-6: the actor's cascade first, then the other player's
   }
   return false;
+}
+
+// act_as for an action of the current die, its face found from the action's range (apply_move).
+template <bool kKeyed>
+bool act(const Config& c, State& s, int a, int h) {
+  if (a < Config::kPutBack) return act_as<kKeyed, kTake>(c, s, a, h);  // 'pass' is the last action:
+  if (a < c.give) return act_as<kKeyed, kPutBack>(c, s, a, h);          // it falls to the swap's
+  if (a < c.steal) return act_as<kKeyed, kGive>(c, s, a, h);            // act_as, which passes
+  if (a < c.swap) return act_as<kKeyed, kSteal>(c, s, a, h);
+  return act_as<kKeyed, kSwap>(c, s, a, h);
 }
 
 // NB-2's two decisions, played (apply_move) and drawn at random (random_action) alike wherever
@@ -352,6 +363,11 @@ inline int random_choice(const State& s, Rng& rng) {
   return Config::kChoose + (rng.bounded(2) ? 7 ^ lo : lo);
 }
 
+// What play_die did: the die was forced or had no effect (settle goes on), a decision was played
+// (a rollout's: settle goes on as if called afresh) or settle must stop (a decision for the
+// caller, or explicit mode's chance node; s.current is set).
+enum class DieOutcome : uint8_t { kPlayed, kDecided, kStop };
+
 // A rollout's random decisions (Engine::random_decisions): while `left` lasts, settle plays the
 // decisions it reaches itself (the split, the choice and the dice's), each drawn from `rng` as
 // random_action draws it, instead of returning to the caller's loop, which would draw it and call
@@ -363,6 +379,39 @@ struct Autoplay {
   Rng& rng;
   int64_t left;  // decisions still to play
 };
+
+// The die at s.die, of face action kAction (not a draw), as settle meets it. Only counted here:
+// with two options or more ('pass' makes a second) the player decides, and legal_actions lists
+// them then (a rollout's settle draws one from the same view); a single option is played for the
+// player; none, and the die has no effect.
+template <bool kKeyed, bool kAutoplay, int kAction>
+DIMSUM_FORCE_INLINE DieOutcome play_die(const Config& c, State& s, Autoplay* autoplay) {
+  const DieView v(c, s, std::integral_constant<int, kAction>{});
+  const int n = options_before_pass<kAction>(c, s, v);
+  if (n >= 2 || (n == 1 && !c.mandatory_dice)) {
+    s.current = static_cast<int8_t>(v.h);
+    if constexpr (kAutoplay) {
+      if (autoplay->left > 0) {
+        --autoplay->left;
+        if (act_as<kKeyed, kAction>(c, s, pick_die_option<kAction>(c, s, v, n, autoplay->rng), v.h)) {
+          s.current = kChancePlayer;  // explicit mode: the tray first
+          return DieOutcome::kStop;
+        }
+        return DieOutcome::kDecided;
+      }
+    }
+    return DieOutcome::kStop;
+  }
+  if (n == 1) {  // the only choice is made for the player
+    if (act_as<kKeyed, kAction>(c, s, only_option<kAction>(c, s, v), v.h)) {  // explicit mode: the tray's top-up first
+      s.current = kChancePlayer;
+      return DieOutcome::kStop;
+    }
+  } else {
+    enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
+  }
+  return DieOutcome::kPlayed;
+}
 
 // Runs everything automatic until a player has a real decision, a chance node (explicit mode)
 // or the end of the game, and sets s.current: each way out knows who decides, so the hot ones
@@ -406,40 +455,20 @@ void settle(const Config& c, State& s, Autoplay* autoplay = nullptr) {
       }
       return;
     }
-    if (face_of(c, s, s.die).action == kDraw) {
+    const int action = face_of(c, s, s.die).action;
+    if (action == kDraw) {
       if (draw_one<kKeyed>(c, s)) {  // explicit mode: the draw's chance node
         s.current = kChancePlayer;
         return;
       }
       continue;
     }
-    // Only counted here: with two options or more ('pass' makes a second) the player decides, and
-    // legal_actions lists them then; a single option is found from the same view.
-    const DieView v(c, s);
-    const int n = options_before_pass(c, s, v);
-    if (n >= 2 || (n == 1 && !c.mandatory_dice)) {
-      s.current = static_cast<int8_t>(v.h);
-      if constexpr (kAutoplay) {
-        if (autoplay->left > 0) {
-          --autoplay->left;
-          if (act<kKeyed>(c, s, pick_die_option(c, s, v, n, autoplay->rng), v.h)) {  // explicit mode: the tray first
-            s.current = kChancePlayer;
-            return;
-          }
-          step = -1;  // a fresh settle, as apply_move's after the act
-          continue;
-        }
-      }
-      return;
-    }
-    if (n == 1) {  // the only choice is made for the player
-      if (act<kKeyed>(c, s, only_option(c, s, v), v.h)) {  // explicit mode: the tray's top-up first
-        s.current = kChancePlayer;
-        return;
-      }
-    } else {
-      enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
-    }
+    // the one test of the face: each case plays the die with what its face can do
+    const DieOutcome outcome = with_face_action(action, [&](auto face) {
+      return play_die<kKeyed, kAutoplay, face.value>(c, s, autoplay);
+    });
+    if (outcome == DieOutcome::kStop) return;
+    if (outcome == DieOutcome::kDecided) step = -1;  // a fresh settle, as apply_move's after the act
   }
   s.current = static_cast<int8_t>(derive_current(c, s));  // unreachable: see kSettleBound
 }
@@ -692,10 +721,13 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
 
 int Engine::random_action(const Config& c, const State& s, Rng& rng) {
   // the phases in legal_actions' order of tests, each list's length and order as it writes them
-  if (s.phase == kActPhase) {
-    const DieView v(c, s);
-    const int n = options_before_pass(c, s, v);
-    if (n > 0) return pick_die_option(c, s, v, n, rng);
+  if (s.phase == kActPhase) {  // a choice face (settle stops at no draw)
+    const int a = with_face_action(face_of(c, s, s.die).action, [&](auto face) {
+      const DieView v(c, s, face);
+      const int n = options_before_pass<face.value>(c, s, v);
+      return n > 0 ? pick_die_option<face.value>(c, s, v, n, rng) : -1;
+    });
+    if (a >= 0) return a;
   } else if (s.phase == kSplitPhase) {
     return random_split(rng);
   } else if (s.phase == kChoosePhase) {
