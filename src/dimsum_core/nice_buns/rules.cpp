@@ -59,7 +59,8 @@ void top_up_tray(const Config& c, State& s) {
 template <bool kKeyed>
 bool refill_tray(const Config& c, State& s) {
   if (!c.explicit_chance) {
-    top_up_tray<kKeyed>(c, s);
+    // tested here, where it inlines: a put back leaves the tray full, and so do most greedy sets
+    if (s.tray.total(kColours) < c.tray_size) top_up_tray<kKeyed>(c, s);
     return false;
   }
   if (!tray_wants_bun(c, s)) return false;
@@ -118,8 +119,9 @@ void enter_die(const Config& c, State& s, int die) {
 }
 
 // NB-3/NB-13: play passes clockwise, so the chooser rolls next; the turn cap ends in a draw.
-// Sets s.current too (settle's callers take it from there).
-void next_turn(const Config& c, State& s) {
+// Sets s.current too (settle's callers take it from there). Forced inline (common/engine.hpp):
+// settle's only call, once a turn.
+DIMSUM_FORCE_INLINE void next_turn(const Config& c, State& s) {
   if (static_cast<int32_t>(s.turn) >= c.max_turns) {
     s.phase = kOver;
     s.current = kTerminalPlayer;
