@@ -467,7 +467,7 @@ void settle(const Config& c, State& s, Autoplay* autoplay = nullptr) {
     }
     // the one test of the face: each case plays the die with what its face can do
     const DieOutcome outcome = with_face_action(action, [&](auto face) {
-      return play_die<kKeyed, kAutoplay, face.value>(c, s, autoplay);
+      return play_die<kKeyed, kAutoplay, decltype(face)::value>(c, s, autoplay);
     });
     if (outcome == DieOutcome::kStop) return;
     if (outcome == DieOutcome::kDecided) step = -1;  // a fresh settle, as apply_move's after the act
@@ -726,8 +726,9 @@ int Engine::random_action(const Config& c, const State& s, Rng& rng) {
   if (s.phase == kActPhase) {  // a choice face (settle stops at no draw)
     const int a = with_face_action(face_of(c, s, s.die).action, [&](auto face) {
       const DieView v(c, s, face);
-      const int n = options_before_pass<face.value>(c, s, v);
-      return n > 0 ? pick_die_option<face.value>(c, s, v, n, rng) : -1;
+      constexpr int kAction = decltype(face)::value;
+      const int n = options_before_pass<kAction>(c, s, v);
+      return n > 0 ? pick_die_option<kAction>(c, s, v, n, rng) : -1;
     });
     if (a >= 0) return a;
   } else if (s.phase == kSplitPhase) {
