@@ -45,8 +45,9 @@ void put_on_tray(State& s, int colour) {
 }
 
 // NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
+// Forced inline (common/engine.hpp), as cascade_after_tray: a take's top-up, inside settle.
 template <bool kKeyed>
-void top_up_tray(const Config& c, State& s) {
+DIMSUM_FORCE_INLINE void top_up_tray(const Config& c, State& s) {
   for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
     const int coloured = s.bag.coloured();
     if (coloured == 0) return;
@@ -279,7 +280,7 @@ DIMSUM_FORCE_INLINE bool draw_one(const Config& c, State& s) {
 // A take or a put back: the tray tops up, then h's cascade. Explicit mode may stop at the tray's
 // chance nodes first (true): the cascade waits in the queue, where the state shows it.
 template <bool kKeyed>
-bool cascade_after_tray(const Config& c, State& s, int h) {
+DIMSUM_FORCE_INLINE bool cascade_after_tray(const Config& c, State& s, int h) {
   if (refill_tray<kKeyed>(c, s)) {
     set_cascade(s, h);
     return true;
