@@ -195,7 +195,7 @@ struct Engine {
   static int legal_actions(const Config& c, const State& s, int16_t* out);
   // legal_actions' list picked from uniformly without writing it (common/engine.hpp)
   static int random_action(const Config& c, const State& s, Rng& rng);
-  // random_decisions_loop<Engine> compiled here, with apply_unkeyed and random_action inlined
+  // random_decisions_loop<Engine>'s games, the decisions settle reaches played inside it (rules.cpp, Autoplay)
   static int64_t random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng);
   static void apply(const Config& c, State& s, int action);
   static void apply_unkeyed(const Config& c, State& s, int action);  // common/engine.hpp, "Key upkeep"
@@ -229,9 +229,6 @@ inline int holder_of(const Config& c, const State& s, int die) {
 int derive_current(const Config& c, const State& s);
 // The legal actions of the die at s.die (a choice face), sorted, with 'pass' if allowed.
 int die_options(const Config& c, const State& s, int16_t* out);
-// settle's forced-move test: how many entries die_options would list, counted up to two (0 the
-// die has no effect, 1 the move is forced and is written to *only, 2 the player decides).
-int die_outlook(const Config& c, const State& s, int* only);
 // Explicit mode, set-up: the first seat still owed a starting bun (NB-1), -1 when none is.
 int seat_owed_a_bun(const Config& c, const State& s);
 // The colours seat p may still receive as a starting bun: the bag's, the colours p holds at 0.

@@ -14,6 +14,7 @@
 #include "../common/bits.hpp"
 #include "../common/chance.hpp"
 
+#include "die_view.hpp"
 #include "engine.hpp"
 #include "hashing.hpp"
 
@@ -44,8 +45,9 @@ void put_on_tray(State& s, int colour) {
 }
 
 // NB-10: six buns on the tray at all times, never a fish head; short if the bag has no colour.
+// Forced inline (common/engine.hpp), as cascade_after_tray: a take's top-up, inside settle.
 template <bool kKeyed>
-void top_up_tray(const Config& c, State& s) {
+DIMSUM_FORCE_INLINE void top_up_tray(const Config& c, State& s) {
   for (int missing = c.tray_size - s.tray.total(kColours); missing > 0; --missing) {
     const int coloured = s.bag.coloured();
     if (coloured == 0) return;
@@ -58,7 +60,8 @@ void top_up_tray(const Config& c, State& s) {
 template <bool kKeyed>
 bool refill_tray(const Config& c, State& s) {
   if (!c.explicit_chance) {
-    top_up_tray<kKeyed>(c, s);
+    // tested here, where it inlines: a put back leaves the tray full, and so do most greedy sets
+    if (s.tray.total(kColours) < c.tray_size) top_up_tray<kKeyed>(c, s);
     return false;
   }
   if (!tray_wants_bun(c, s)) return false;
@@ -78,6 +81,32 @@ void set_cascade(State& s, int first, int second = -1) {
   s.cascade_len = second < 0 ? 1 : 2;
 }
 
+// NB-9 has nothing to do for seat p: no fish head and no colour at a set's size (greedy_size is
+// set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and the
+// cascade's steps only clear the fish heads' colour. Two byte-wise tests; most cascades are idle.
+inline bool cascade_is_idle(const Config& c, const State& s, int p) {
+  return s.front[p].get(kFish) == 0 && !s.front[p].any_colour_at_least(c.set_size);
+}
+
+// Queues the cascades of `first`, then `second` (-1: none) on an empty queue, for settle to run
+// next, with nothing between. An idle one is run here instead (it only clears the seat's fish
+// colour, and reads nothing the other's could change): settle's loop would take a round to queue,
+// run and pop it, and most are idle (every draw, take and move queues one or two). The queue
+// after settle is the same either way.
+DIMSUM_FORCE_INLINE void queue_cascades(const Config& c, State& s, int first, int second = -1) {
+  if (cascade_is_idle(c, s, first)) {
+    s.fish_on[first] = -1;
+    if (second < 0) return;
+    if (cascade_is_idle(c, s, second)) {
+      s.fish_on[second] = -1;
+      return;
+    }
+    first = second;
+    second = -1;
+  }
+  set_cascade(s, first, second);
+}
+
 void pop_cascade(State& s) {
   s.cascade[0] = s.cascade[1];
   s.cascade[1] = -1;
@@ -91,8 +120,9 @@ void enter_die(const Config& c, State& s, int die) {
 }
 
 // NB-3/NB-13: play passes clockwise, so the chooser rolls next; the turn cap ends in a draw.
-// Sets s.current too (settle's callers take it from there).
-void next_turn(const Config& c, State& s) {
+// Sets s.current too (settle's callers take it from there). Forced inline (common/engine.hpp):
+// settle's only call, once a turn.
+DIMSUM_FORCE_INLINE void next_turn(const Config& c, State& s) {
   if (static_cast<int32_t>(s.turn) >= c.max_turns) {
     s.phase = kOver;
     s.current = kTerminalPlayer;
@@ -163,12 +193,11 @@ bool send_back_greedy(const Config& c, State& s, int p, int fish, bool any_colou
 // 256 of each kind.
 inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
 
+// Forced inline (common/engine.hpp): one of settle's two hottest steps, with draw_one.
 template <bool kKeyed>
-int run_cascade(const Config& c, State& s, int p) {
-  // Most cascades find nothing: no fish head, and no colour at a set's size (greedy_size is
-  // set_size + 1, finish_config checks it), so nothing is greedy, doubled or ready to plate and
-  // steps 1-5 only clear the fish heads' colour. Checked first with two byte-wise tests.
-  if (s.front[p].get(kFish) == 0 && !s.front[p].any_colour_at_least(c.set_size)) {
+DIMSUM_FORCE_INLINE int run_cascade(const Config& c, State& s, int p) {
+  // Most cascades find nothing (cascade_is_idle): checked first.
+  if (cascade_is_idle(c, s, p)) {
     s.fish_on[p] = -1;
     return -1;
   }
@@ -220,20 +249,21 @@ int run_cascade(const Config& c, State& s, int p) {
   return -1;  // unreachable: see the bound above
 }
 
-// The bun of kind k drawn for the draw die at s.die goes to its holder, whose cascade follows.
+// The bun of kind k drawn for the draw die at s.die goes to its holder p, whose cascade follows.
 template <bool kKeyed>
-inline void give_drawn(const Config& c, State& s, int k) {
-  const int p = holder_of(c, s, s.die);
+inline void give_drawn(const Config& c, State& s, int p, int k) {
   s.bag.sub(k);
   change_count<kKeyed>(s, p, s.front[p], k, +1);
   if (--s.draws_left == 0) enter_die(c, s, s.die + 1);
-  set_cascade(s, p);
+  queue_cascades(c, s, p);  // the queue is empty: a draw only happens then, and settle runs it next
 }
 
 // NB-4: one bun from the bag (fish heads included), then the cascade; an empty bag ends the die
-// (NB-11). True when explicit mode stops at the draw's chance node.
+// (NB-11). True when explicit mode stops at the draw's chance node. (Drawing all of a die's buns
+// here while their cascades are idle, the holder found once, measured 2% more instructions: the
+// loop cost settle's registers.)
 template <bool kKeyed>
-bool draw_one(const Config& c, State& s) {
+DIMSUM_FORCE_INLINE bool draw_one(const Config& c, State& s) {
   const int in_bag = s.draws_left ? s.bag.total() : 0;  // the bag is counted only for a draw
   if (in_bag == 0) {
     enter_die(c, s, s.die + 1);
@@ -243,55 +273,156 @@ bool draw_one(const Config& c, State& s) {
     s.phase = kDrawPhase;
     return true;
   }
-  give_drawn<kKeyed>(c, s, draw_kind(s.rng, s.bag, kKinds, in_bag));
+  give_drawn<kKeyed>(c, s, holder_of(c, s, s.die), draw_kind(s.rng, s.bag, kKinds, in_bag));
   return false;
 }
 
-// The holder of the current die does `a`; the pointer moves on, then the cascades run. True when
-// explicit mode stops first for the tray's top-up (a take or a put back).
+// A take or a put back: the tray tops up, then h's cascade. Explicit mode may stop at the tray's
+// chance nodes first (true): the cascade waits in the queue, where the state shows it.
 template <bool kKeyed>
-bool act(const Config& c, State& s, int a) {
-  const int h = holder_of(c, s, s.die);
+DIMSUM_FORCE_INLINE bool cascade_after_tray(const Config& c, State& s, int h) {
+  if (refill_tray<kKeyed>(c, s)) {
+    set_cascade(s, h);
+    return true;
+  }
+  queue_cascades(c, s, h);
+  return false;
+}
+
+// The holder of the current die, h (settle has it from the die's view), does `a`, an option of a
+// face of action kAction (or 'pass'); the pointer moves on, then the cascades run. True when
+// explicit mode stops first for the tray's top-up (a take or a put back). settle calls it with the
+// face it switched on; act below finds the face from the action's range.
+// Forced inline (common/engine.hpp), as queue_cascades: settle's decisions and forced moves call
+// it (1.7% fewer instructions a rollout with both).
+template <bool kKeyed, int kAction>
+DIMSUM_FORCE_INLINE bool act_as(const Config& c, State& s, int a, int h) {
   enter_die(c, s, s.die + 1);
   if (a == c.pass) return false;
-  if (a < Config::kPutBack) {  // take a colour from the tray
+  if constexpr (kAction == kTake) {  // take a colour from the tray
     const int colour = a - Config::kTake;
     change_count<kKeyed>(s, kHolderTray, s.tray, colour, -1);
     change_count<kKeyed>(s, h, s.front[h], colour, +1);
-    set_cascade(s, h);
-    return refill_tray<kKeyed>(c, s);  // the tray before the cascade
-  } else if (a < c.give) {  // put a bun back in the bag
+    return cascade_after_tray<kKeyed>(c, s, h);
+  } else if constexpr (kAction == kPutBack) {  // put a bun back in the bag
     const int kind = a - Config::kPutBack;
     change_count<kKeyed>(s, h, s.front[h], kind, -1);
     s.bag.add(kind);
-    set_cascade(s, h);
-    return refill_tray<kKeyed>(c, s);
-  } else if (a < c.steal) {
+    return cascade_after_tray<kKeyed>(c, s, h);
+  } else if constexpr (kAction == kGive) {
     const int i = a - c.give;
     const int t = i % c.players;
     move_bun<kKeyed>(s, h, t, i / c.players);
-    set_cascade(s, h, t);
-  } else if (a < c.swap) {
+    queue_cascades(c, s, h, t);
+  } else if constexpr (kAction == kSteal) {
     const int i = a - c.steal;
     const int t = i % c.players;
     move_bun<kKeyed>(s, t, h, i / c.players);
-    set_cascade(s, h, t);
-  } else {
+    queue_cascades(c, s, h, t);
+  } else {  // kSwap
     const int i = a - c.swap;
     const int theirs = i % kKinds, mine = i / kKinds / c.players, t = i / kKinds % c.players;
     move_bun<kKeyed>(s, h, t, mine);
     move_bun<kKeyed>(s, t, h, theirs);
-    set_cascade(s, h, t);  // NB-6: the actor's cascade first, then the other player's
+    queue_cascades(c, s, h, t);  // NB-6: the actor's cascade first, then the other player's
   }
   return false;
+}
+
+// act_as for an action of the current die, its face found from the action's range (apply_move).
+template <bool kKeyed>
+bool act(const Config& c, State& s, int a, int h) {
+  if (a < Config::kPutBack) return act_as<kKeyed, kTake>(c, s, a, h);  // 'pass' is the last action:
+  if (a < c.give) return act_as<kKeyed, kPutBack>(c, s, a, h);          // it falls to the swap's
+  if (a < c.steal) return act_as<kKeyed, kGive>(c, s, a, h);            // act_as, which passes
+  if (a < c.swap) return act_as<kKeyed, kSteal>(c, s, a, h);
+  return act_as<kKeyed, kSwap>(c, s, a, h);
+}
+
+// NB-2's two decisions, played (apply_move) and drawn at random (random_action) alike wherever
+// they happen: a rollout's settle plays them too.
+inline void play_split(const Config& c, State& s, int a) {
+  s.split = static_cast<int8_t>(a - Config::kSplit);
+  s.phase = kChoosePhase;  // the chooser always has two groups to choose from
+  s.current = static_cast<int8_t>(chooser_of(c, s));
+}
+
+inline void play_choice(const Config& c, State& s, int a) {
+  s.chooser_takes = static_cast<int8_t>(a - Config::kChoose);
+  enter_die(c, s, 0);
+}
+
+inline int random_split(Rng& rng) { return Config::kSplit + static_cast<int>(rng.bounded(4)); }
+
+// The choose phase's first option (NB-2): the smaller mask of the split's two groups; the other
+// group, its complement, is listed after it.
+inline int smaller_group(const State& s) {
+  const int m = kSplits[s.split];
+  return m < (7 ^ m) ? m : 7 ^ m;
+}
+
+inline int random_choice(const State& s, Rng& rng) {
+  const int lo = smaller_group(s);
+  return Config::kChoose + (rng.bounded(2) ? 7 ^ lo : lo);
+}
+
+// What play_die did: the die was forced or had no effect (settle goes on), a decision was played
+// (a rollout's: settle goes on as if called afresh) or settle must stop (a decision for the
+// caller, or explicit mode's chance node; s.current is set).
+enum class DieOutcome : uint8_t { kPlayed, kDecided, kStop };
+
+// A rollout's random decisions (Engine::random_decisions): while `left` lasts, settle plays the
+// decisions it reaches itself (the split, the choice and the dice's), each drawn from `rng` as
+// random_action draws it, instead of returning to the caller's loop, which would draw it and call
+// apply_move and settle again: the die's view is read once for the count and the draw, and
+// neither the calls nor settle's exits and entries are paid. Every decision leaves the state as
+// the loop's would (the same code sets every field), and both generators see the same calls in the
+// same order.
+struct Autoplay {
+  Rng& rng;
+  int64_t left;  // decisions still to play
+};
+
+// The die at s.die, of face action kAction (not a draw), as settle meets it. Only counted here:
+// with two options or more ('pass' makes a second) the player decides, and legal_actions lists
+// them then (a rollout's settle draws one from the same view); a single option is played for the
+// player; none, and the die has no effect.
+template <bool kKeyed, bool kAutoplay, int kAction>
+DIMSUM_FORCE_INLINE DieOutcome play_die(const Config& c, State& s, Autoplay* autoplay) {
+  const DieView v(c, s, std::integral_constant<int, kAction>{});
+  const int n = options_before_pass<kAction>(c, s, v);
+  if (n >= 2 || (n == 1 && !c.mandatory_dice)) {
+    s.current = static_cast<int8_t>(v.h);
+    if constexpr (kAutoplay) {
+      if (autoplay->left > 0) {
+        --autoplay->left;
+        if (act_as<kKeyed, kAction>(c, s, pick_die_option<kAction>(c, s, v, n, autoplay->rng), v.h)) {
+          s.current = kChancePlayer;  // explicit mode: the tray first
+          return DieOutcome::kStop;
+        }
+        return DieOutcome::kDecided;
+      }
+    }
+    return DieOutcome::kStop;
+  }
+  if (n == 1) {  // the only choice is made for the player
+    if (act_as<kKeyed, kAction>(c, s, only_option<kAction>(c, s, v), v.h)) {  // explicit mode: the tray's top-up first
+      s.current = kChancePlayer;
+      return DieOutcome::kStop;
+    }
+  } else {
+    enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
+  }
+  return DieOutcome::kPlayed;
 }
 
 // Runs everything automatic until a player has a real decision, a chance node (explicit mode)
 // or the end of the game, and sets s.current: each way out knows who decides, so the hot ones
 // set it directly (derive_current's switch on the phase was an indirect jump that mispredicted
-// most of the time in a simulation) and the rare ones derive it.
-template <bool kKeyed>
-void settle(const Config& c, State& s) {
+// most of the time in a simulation) and the rare ones derive it. kAutoplay: a rollout's, playing
+// the split, choice and dice decisions it reaches while autoplay->left lasts (Autoplay).
+template <bool kKeyed, bool kAutoplay = false>
+void settle(const Config& c, State& s, Autoplay* autoplay = nullptr) {
   for (int step = 0; step < kSettleBound; ++step) {
     if (s.winner >= 0) {
       s.cascade[0] = s.cascade[1] = -1;
@@ -312,30 +443,35 @@ void settle(const Config& c, State& s) {
       continue;
     }
     s.phase = kActPhase;
-    if (s.die == kDone) return next_turn(c, s);
-    if (face_of(c, s, s.die).action == kDraw) {
+    if (s.die == kDone) {
+      next_turn(c, s);
+      if constexpr (kAutoplay) {
+        if (s.phase == kSplitPhase && autoplay->left > 0) {  // not the game's end or the roll's chance nodes
+          --autoplay->left;
+          play_split(c, s, random_split(autoplay->rng));
+          if (autoplay->left == 0) return;
+          --autoplay->left;
+          play_choice(c, s, random_choice(s, autoplay->rng));
+          step = -1;  // a fresh settle, as apply_move's after the choice
+          continue;
+        }
+      }
+      return;
+    }
+    const int action = face_of(c, s, s.die).action;
+    if (action == kDraw) {
       if (draw_one<kKeyed>(c, s)) {  // explicit mode: the draw's chance node
         s.current = kChancePlayer;
         return;
       }
       continue;
     }
-    // Only counted here, up to two: with two options or more the player decides, and
-    // legal_actions lists them then; a single option comes with the count.
-    int only = -1;
-    const int n = die_outlook(c, s, &only);
-    if (n >= 2) {
-      s.current = static_cast<int8_t>(holder_of(c, s, s.die));
-      return;
-    }
-    if (n == 1) {  // the only choice is made for the player
-      if (act<kKeyed>(c, s, only)) {  // explicit mode: the tray's top-up first
-        s.current = kChancePlayer;
-        return;
-      }
-    } else {
-      enter_die(c, s, s.die + 1);  // nothing the die can do: no effect
-    }
+    // the one test of the face: each case plays the die with what its face can do
+    const DieOutcome outcome = with_face_action(action, [&](auto face) {
+      return play_die<kKeyed, kAutoplay, decltype(face)::value>(c, s, autoplay);
+    });
+    if (outcome == DieOutcome::kStop) return;
+    if (outcome == DieOutcome::kDecided) step = -1;  // a fresh settle, as apply_move's after the act
   }
   s.current = static_cast<int8_t>(derive_current(c, s));  // unreachable: see kSettleBound
 }
@@ -382,7 +518,7 @@ bool resolve_chance(const Config& c, State& s, int o) {
       s.phase = kSplitPhase;
       return false;
     default:  // kDrawPhase
-      give_drawn<true>(c, s, o);
+      give_drawn<true>(c, s, holder_of(c, s, s.die), o);
       return true;
   }
 }
@@ -407,82 +543,6 @@ int seat_owed_a_bun(const Config& c, const State& s) {
   for (int p = 0; p < c.players; ++p)
     if (s.front[p].total() < c.starting_buns && starting_choices(s, p).coloured() > 0) return p;
   return -1;
-}
-
-namespace {
-
-// The kinds that may change hands (NB-6): not a fish head unless fish_movable.
-constexpr unsigned movable_kinds(const Config& c) { return c.fish_movable ? 0x1Fu : 0x0Fu; }
-
-// The number of set bits of a mask of kinds (five bits): a table, as std::popcount is a libgcc
-// call on the baseline x86-64 this builds for.
-inline constexpr uint8_t kKindsIn[32] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-                                         1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5};
-
-// What the die at s.die can act on, read once: the holder, the movable kinds each seat holds
-// (the holder's own entry 0 in `held`, so that loops over the others need no test) and how many
-// (seat, kind) pairs the others hold. die_options lists from it, die_outlook counts from it.
-struct DieView {
-  const Face& face;
-  int h;
-  unsigned mine;                  // movable kinds the holder has
-  unsigned held[kMaxPlayers];     // movable kinds each other seat has, 0 for the holder
-  int others;                     // sum of kKindsIn[held[t]]
-
-  DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
-    const unsigned movable = movable_kinds(c);
-    mine = face.action == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
-    others = 0;
-    if (face.action == kSteal || face.action == kSwap) {
-      for (int t = 0; t < c.players; ++t) {
-        held[t] = t == h ? 0u : s.front[t].present() & movable;
-        others += kKindsIn[held[t]];
-      }
-    }
-  }
-};
-
-// The one (seat, kind) pair the other seats hold, when others == 1.
-inline void only_held(const Config& c, const DieView& v, int& seat, int& kind) {
-  for (int t = 0; t < c.players; ++t)
-    if (v.held[t]) {
-      seat = t;
-      kind = std::countr_zero(v.held[t]);
-      return;
-    }
-}
-
-// How many entries die_options lists before 'pass': die_outlook and random_action count alike.
-inline int options_before_pass(const Config& c, const State& s, const DieView& v) {
-  switch (v.face.action) {
-    case kTake: return kKindsIn[v.face.colours & s.tray.present()];
-    case kPutBack: return kKindsIn[v.mine];
-    case kGive: return kKindsIn[v.mine] * (c.players - 1);
-    case kSteal: return v.others;
-    case kSwap: return v.others * kKindsIn[v.mine];
-    default: return 0;
-  }
-}
-
-}  // namespace
-
-int die_outlook(const Config& c, const State& s, int* only) {
-  const DieView v(c, s);
-  const int n = options_before_pass(c, s, v);
-  if (n == 1) {  // the one entry, found from the masks
-    switch (v.face.action) {
-      case kTake: *only = Config::kTake + std::countr_zero(v.face.colours & s.tray.present()); break;
-      case kPutBack: *only = Config::kPutBack + std::countr_zero(v.mine); break;
-      case kGive: *only = c.give_action(std::countr_zero(v.mine), 1 - v.h); break;  // two players: the other seat
-      default: {  // kSteal, kSwap: one (seat, kind) pair held by the others
-        int t = 0, k = 0;
-        only_held(c, v, t, k);
-        *only = v.face.action == kSteal ? c.steal_action(k, t) : c.swap_action(std::countr_zero(v.mine), t, k);
-      }
-    }
-  }
-  if (n && !c.mandatory_dice) return 2;  // 'pass' makes a second option
-  return n < 2 ? n : 2;
 }
 
 namespace {
@@ -596,13 +656,6 @@ void Engine::new_state(const Config& c, State& s, uint64_t seed) {
 
 namespace {
 
-// The choose phase's first option (NB-2): the smaller mask of the split's two groups; the other
-// group, its complement, is listed after it.
-inline int smaller_group(const State& s) {
-  const int m = kSplits[s.split];
-  return m < (7 ^ m) ? m : 7 ^ m;
-}
-
 // The outcomes of the chance node s is at, ascending, with their weights when kWeights (the legal
 // list needs only the ids: no weight buffer on the decision path). 0 when s is not a chance node.
 template <bool kWeights>
@@ -669,80 +722,20 @@ int Engine::legal_actions(const Config& c, const State& s, int16_t* out) {
   }
 }
 
-namespace {
-
-// r / d for a rank in a die's list by the list's group size (d <= 25 seats x kinds, r < 125): a
-// multiply by the rounded-up reciprocal, exact while r < 2^16 / d, as a division costs tens of
-// cycles and a rollout draws one a step.
-inline constexpr auto kReciprocal = [] {
-  std::array<uint32_t, 33> table{};
-  for (uint32_t d = 1; d < table.size(); ++d) table[d] = (65536u + d - 1) / d;
-  return table;
-}();
-constexpr int small_quotient(int r, int d) { return static_cast<int>((static_cast<uint32_t>(r) * kReciprocal[d]) >> 16); }
-static_assert([] {
-  for (int d = 1; d <= 32; ++d)
-    for (int r = 0; r < 256; ++r)
-      if (small_quotient(r, d) != r / d) return false;
-  return true;
-}(), "small_quotient is r / d for every r < 256, d <= 32");
-
-// The die at s.die's options as die_options lists them (the same count and order), one drawn:
-// rng.bounded(the list's length), then the entry of that index found from the masks by rank,
-// the list never written. -1 when the die has no option (never at a decision).
-int random_die_option(const Config& c, const State& s, Rng& rng) {
-  const DieView v(c, s);
-  const int P = c.players;
-  const unsigned mine = v.mine;
-  const int n = options_before_pass(c, s, v);
-  if (n == 0) return -1;
-  const int r = static_cast<int>(rng.bounded(static_cast<uint64_t>(n + (c.mandatory_dice ? 0 : 1))));
-  if (r == n) return c.pass;  // the largest action, listed last
-  switch (v.face.action) {
-    case kTake: return Config::kTake + kSelectInByte[v.face.colours & s.tray.present()][r];
-    case kPutBack: return Config::kPutBack + kSelectInByte[mine][r];
-    case kGive: {  // by kind, then by the other seats in order (the holder skipped)
-      const int kind = small_quotient(r, P - 1), seat = r - kind * (P - 1);
-      return c.give_action(kSelectInByte[mine][kind], seat + (seat >= v.h ? 1 : 0));
-    }
-    case kSteal: {  // by kind, then by the seats holding it
-      if (P == 2) return c.steal_action(kSelectInByte[v.held[1 - v.h]][r], 1 - v.h);  // one other seat
-      int rank = r;
-      for (int k = 0; k < kKinds; ++k) {
-        unsigned seats = 0;
-        for (int t = 0; t < P; ++t) seats |= (v.held[t] >> k & 1u) << t;
-        const int holding = count_bits(seats);
-        if (rank < holding) return c.steal_action(k, kSelectInByte[seats][rank]);
-        rank -= holding;
-      }
-      return -1;  // unreachable: r < others
-    }
-    default: {  // kSwap: by my kind, then by seat, then by their kind
-      const int group = small_quotient(r, v.others);
-      const int a = kSelectInByte[mine][group];
-      int rank = r - group * v.others;
-      for (int t = 0; t < P; ++t) {
-        const int theirs = kKindsIn[v.held[t]];
-        if (rank < theirs) return c.swap_action(a, t, kSelectInByte[v.held[t]][rank]);
-        rank -= theirs;
-      }
-      return -1;  // unreachable: rank < others
-    }
-  }
-}
-
-}  // namespace
-
 int Engine::random_action(const Config& c, const State& s, Rng& rng) {
   // the phases in legal_actions' order of tests, each list's length and order as it writes them
-  if (s.phase == kActPhase) {
-    const int a = random_die_option(c, s, rng);
+  if (s.phase == kActPhase) {  // a choice face (settle stops at no draw)
+    const int a = with_face_action(face_of(c, s, s.die).action, [&](auto face) {
+      const DieView v(c, s, face);
+      constexpr int kAction = decltype(face)::value;
+      const int n = options_before_pass<kAction>(c, s, v);
+      return n > 0 ? pick_die_option<kAction>(c, s, v, n, rng) : -1;
+    });
     if (a >= 0) return a;
   } else if (s.phase == kSplitPhase) {
-    return Config::kSplit + static_cast<int>(rng.bounded(4));
+    return random_split(rng);
   } else if (s.phase == kChoosePhase) {
-    const int lo = smaller_group(s);
-    return Config::kChoose + (rng.bounded(2) ? 7 ^ lo : lo);
+    return random_choice(s, rng);
   } else if (s.phase == kFishPhase) {
     const Buns& f = s.front[s.cascade[0]];
     const unsigned m = f.colours_with(f.largest_colour_count());
@@ -762,27 +755,25 @@ int Engine::chance_outcomes(const Config& c, const State& s, int16_t* out, uint3
 
 namespace {
 
-// One move, the key kept exact (apply) or left stale (apply_unkeyed).
-template <bool kKeyed>
-void apply_move(const Config& c, State& s, int a) {
+// One move, the key kept exact (apply) or left stale (apply_unkeyed); kAutoplay: a rollout's,
+// whose settle plays on (Autoplay).
+template <bool kKeyed, bool kAutoplay = false>
+void apply_move(const Config& c, State& s, int a, Autoplay* autoplay = nullptr) {
   ScalarBlockGuard<kKeyed> keyed(s);
   if (s.phase == kActPhase) {  // the commonest phase first, as in legal_actions (not in the switch)
-    if (act<kKeyed>(c, s, a)) {  // explicit mode: the tray tops up at chance nodes first
+    if (act<kKeyed>(c, s, a, holder_of(c, s, s.die))) {  // explicit mode: the tray tops up at chance nodes first
       s.current = kChancePlayer;
       return;
     }
-    settle<kKeyed>(c, s);  // sets s.current
+    settle<kKeyed, kAutoplay>(c, s, autoplay);  // sets s.current
     return;
   }
   switch (s.phase) {
     case kSplitPhase:
-      s.split = static_cast<int8_t>(a - Config::kSplit);
-      s.phase = kChoosePhase;  // the chooser always has two groups to choose from
-      s.current = static_cast<int8_t>(chooser_of(c, s));
+      play_split(c, s, a);
       return;
     case kChoosePhase:
-      s.chooser_takes = static_cast<int8_t>(a - Config::kChoose);
-      enter_die(c, s, 0);
+      play_choice(c, s, a);
       break;
     case kFishPhase:
       s.fish_on[s.cascade[0]] = static_cast<int8_t>(a - c.fish_to);
@@ -799,7 +790,7 @@ void apply_move(const Config& c, State& s, int a) {
       break;
   }
   s.phase = kActPhase;
-  settle<kKeyed>(c, s);  // sets s.current
+  settle<kKeyed, kAutoplay>(c, s, autoplay);  // sets s.current
 }
 
 }  // namespace
@@ -809,7 +800,14 @@ void Engine::apply(const Config& c, State& s, int a) { apply_move<true>(c, s, a)
 void Engine::apply_unkeyed(const Config& c, State& s, int a) { apply_move<false>(c, s, a); }
 
 int64_t Engine::random_decisions(const Config& c, State& s, int64_t max_decisions, Rng& rng) {
-  return random_decisions_loop<Engine>(c, s, max_decisions, rng);
+  // random_decisions_loop's games, most decisions played inside settle (Autoplay): this loop
+  // plays the first, and those settle hands back (a fish head's colour, plating).
+  Autoplay autoplay{rng, max_decisions};
+  while (autoplay.left > 0 && s.current >= 0) {
+    --autoplay.left;
+    apply_move<false, true>(c, s, random_action(c, s, rng), &autoplay);
+  }
+  return max_decisions - autoplay.left;
 }
 
 void Engine::returns(const Config& c, const State& s, double* out) {
