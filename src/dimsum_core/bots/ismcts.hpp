@@ -37,6 +37,7 @@
 #include "policy_guide.hpp"
 #include "policy_net.hpp"
 #include "rollout.hpp"
+#include "search_clock.hpp"
 #include "search_tree.hpp"
 
 namespace dimsum::bots {
@@ -135,9 +136,16 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   double returns[G::kMaxPlayers];
   State s;
   int64_t i = 0;
-  // the clock is read after the first simulation, then every 8th: a budget runs at least one
+  // the clock is read after the first simulation, then every clock_stride() (search_clock.hpp):
+  // a budget runs at least one
+  const auto started = std::chrono::steady_clock::now();
+  int64_t next_read = 1;
   for (; i < simulations && !stop.load(std::memory_order_relaxed); ++i) {
-    if (timed && (i & 7) == 1 && std::chrono::steady_clock::now() >= deadline) break;
+    if (timed && i == next_read) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) break;
+      next_read = i + clock_stride(std::chrono::duration<double>(now - started).count() / static_cast<double>(i));
+    }
     resample<G>(c, root, player, rng.next_u64(), s);  // a determinization: hidden part and future redrawn
     // nothing in a simulation reads the state's key: every action is applied unkeyed (engine.hpp)
     int32_t node = 0;
