@@ -43,23 +43,19 @@ struct DieView {
   // The view of the die at s.die, whose face's action is kAction.
   template <int kAction>
   DieView(const Config& c, const State& s, std::integral_constant<int, kAction>)
-      : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
-    const unsigned movable = movable_kinds(c);
-    mine = kAction == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
-    others = 0;
-    if constexpr (kAction == kSteal || kAction == kSwap) {
-      for (int t = 0; t < c.players; ++t) {
-        held[t] = t == h ? 0u : s.front[t].present() & movable;
-        others += kKindsIn[held[t]];
-      }
-    }
-  }
+      : DieView(c, s, face_of(c, s, s.die), kAction) {}
   // The same, the face read here.
-  DieView(const Config& c, const State& s) : face(face_of(c, s, s.die)), h(holder_of(c, s, s.die)) {
+  DieView(const Config& c, const State& s) : DieView(c, s, face_of(c, s, s.die), face_of(c, s, s.die).action) {}
+
+ private:
+  // Both of the above: `action` is the face's, a constant where the caller's is (inlined, the
+  // tests on it fold away).
+  DIMSUM_FORCE_INLINE DieView(const Config& c, const State& s, const Face& f, int action)
+      : face(f), h(holder_of(c, s, s.die)) {
     const unsigned movable = movable_kinds(c);
-    mine = face.action == kTake ? 0u : s.front[h].present() & movable;
+    mine = action == kTake ? 0u : s.front[h].present() & movable;  // a take reads the tray only
     others = 0;
-    if (face.action == kSteal || face.action == kSwap) {
+    if (action == kSteal || action == kSwap) {
       for (int t = 0; t < c.players; ++t) {
         held[t] = t == h ? 0u : s.front[t].present() & movable;
         others += kKindsIn[held[t]];

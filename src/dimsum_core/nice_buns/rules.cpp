@@ -88,19 +88,21 @@ inline bool cascade_is_idle(const Config& c, const State& s, int p) {
   return s.front[p].get(kFish) == 0 && !s.front[p].any_colour_at_least(c.set_size);
 }
 
+// Runs p's cascade when it is idle (all it does then: the fish heads' colour cleared); true if so.
+inline bool ran_idle_cascade(const Config& c, State& s, int p) {
+  if (!cascade_is_idle(c, s, p)) return false;
+  s.fish_on[p] = -1;
+  return true;
+}
+
 // Queues the cascades of `first`, then `second` (-1: none) on an empty queue, for settle to run
 // next, with nothing between. An idle one is run here instead (it only clears the seat's fish
 // colour, and reads nothing the other's could change): settle's loop would take a round to queue,
 // run and pop it, and most are idle (every draw, take and move queues one or two). The queue
 // after settle is the same either way.
 DIMSUM_FORCE_INLINE void queue_cascades(const Config& c, State& s, int first, int second = -1) {
-  if (cascade_is_idle(c, s, first)) {
-    s.fish_on[first] = -1;
-    if (second < 0) return;
-    if (cascade_is_idle(c, s, second)) {
-      s.fish_on[second] = -1;
-      return;
-    }
+  if (ran_idle_cascade(c, s, first)) {
+    if (second < 0 || ran_idle_cascade(c, s, second)) return;
     first = second;
     second = -1;
   }
@@ -196,11 +198,7 @@ inline constexpr int kCascadeRepeats = kKinds * 255 / 3 + 1;
 // Forced inline (common/engine.hpp): one of settle's two hottest steps, with draw_one.
 template <bool kKeyed>
 DIMSUM_FORCE_INLINE int run_cascade(const Config& c, State& s, int p) {
-  // Most cascades find nothing (cascade_is_idle): checked first.
-  if (cascade_is_idle(c, s, p)) {
-    s.fish_on[p] = -1;
-    return -1;
-  }
+  if (ran_idle_cascade(c, s, p)) return -1;  // most cascades find nothing: checked first
   for (int repeat = 0; repeat < kCascadeRepeats; ++repeat) {
     const Buns& f = s.front[p];
     // 1. NB-7: fish heads attach to the largest coloured set; a set still tied for largest
