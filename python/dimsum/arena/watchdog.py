@@ -69,14 +69,14 @@ class MoveBeacons:
         older than ``seconds``, once no other worker is still playing an earlier game; else None.
         (The monotonic clock is the machine's, the same in every process.)"""
         now = time.monotonic()
-        stuck, earlier_running = None, []
+        stuck, first_running = None, None  # the earliest overdue move; the earliest game still playing
         for slot, started in enumerate(self.started):
             index = self.where[3 * slot]
             if started and now - started > seconds:
                 if stuck is None or index < stuck[0]:
                     stuck = (index, self.where[3 * slot + 1], self.where[3 * slot + 2], now - started)
-            elif index >= 0:
-                earlier_running.append(index)
-        if stuck is None or any(index < stuck[0] for index in earlier_running):
+            elif index >= 0 and (first_running is None or index < first_running):
+                first_running = index
+        if stuck is None or (first_running is not None and first_running < stuck[0]):
             return None  # nothing stuck, or an earlier game may still fail first: wait for it
         return stuck
