@@ -184,8 +184,8 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     after_simulation();
   }
   done += i;
-  for (int32_t child = tree.node(0).first_child; child >= 0; child = tree.node(child).next_sibling) {
-    const Node& ch = tree.node(child);
+  for (int32_t i = 0; i < tree.node(0).child_count; ++i) {  // search() sums them per action: any order
+    const Node& ch = tree.node(tree.children(0)[i].node);
     stats.push_back({ch.action, ch.visits, ch.visits ? ch.reward / ch.visits : 0.0});
   }
 }

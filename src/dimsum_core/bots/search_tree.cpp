@@ -13,6 +13,7 @@ SearchTree::SearchTree(int num_actions, int64_t expected_nodes, bool priors)
       tried_at_(static_cast<size_t>(num_actions), 0),
       priors_(priors) {
   nodes_.reserve(static_cast<size_t>(expected_nodes));
+  children_.reserve(static_cast<size_t>(2 * expected_nodes));
   nodes_.emplace_back();  // the root
   if (priors_) {
     prior_range_.reserve(static_cast<size_t>(expected_nodes));
@@ -40,9 +41,10 @@ void SearchTree::stamp_legal(const int16_t* legal, int n) {
   for (int i = 0; i < n; ++i) legal_at_[static_cast<size_t>(legal[i])] = epoch_;
 }
 
-// One walk of the children: each legal one is available once more and scored. The walk is in
-// the list's order (newest first), so a tie goes to the lower action explicitly, as a scan of
-// the legal list in ascending order keeping the first best would.
+// One walk of the children: each legal one is available once more and scored. The walk is
+// newest first (as the linked list of siblings before it: the same sums in the same order), so a
+// tie goes to the lower action explicitly, as a scan of the legal list in ascending order keeping
+// the first best would.
 template <class Score>
 int32_t SearchTree::best_child(int32_t node, Score&& score, int* tried) {
   int count = 0;
@@ -56,9 +58,12 @@ int32_t SearchTree::best_child(int32_t node, Score&& score, int* tried) {
   const uint32_t most_available = nodes_[static_cast<size_t>(node)].visits + 1u;
   if (most_available >= log_.size()) grow_log_table(most_available);
   const double* ln = log_.data();
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
-    Node& ch = nodes_[static_cast<size_t>(child)];
-    if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
+  const Node& parent = nodes_[static_cast<size_t>(node)];
+  const ChildRef* refs = children_.data() + parent.first_child;
+  for (int32_t i = parent.child_count - 1; i >= 0; --i) {
+    if (legal_at_[static_cast<size_t>(refs[i].action)] == epoch_) {
+      const int32_t child = refs[i].node;
+      Node& ch = nodes_[static_cast<size_t>(child)];
       ++count;
       ++ch.available;
       const double s = score(ch, child, ln[ch.available]);
@@ -69,7 +74,6 @@ int32_t SearchTree::best_child(int32_t node, Score&& score, int* tried) {
       best_action = better ? ch.action : best_action;
       chosen = better ? child : chosen;
     }
-    child = ch.next_sibling;
   }
   *tried = count;
   return chosen;
@@ -105,10 +109,13 @@ int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int
   int32_t chosen = -1;
   int best_action = 0;
   uint64_t tried_visits = 0;
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;) {
-    Node& ch = nodes_[static_cast<size_t>(child)];
-    tried_at_[static_cast<size_t>(ch.action)] = epoch_;
-    if (legal_at_[static_cast<size_t>(ch.action)] == epoch_) {
+  const Node& parent = nodes_[static_cast<size_t>(node)];
+  const ChildRef* refs = children_.data() + parent.first_child;
+  for (int32_t i = parent.child_count - 1; i >= 0; --i) {  // newest first: the sums' order
+    tried_at_[static_cast<size_t>(refs[i].action)] = epoch_;
+    if (legal_at_[static_cast<size_t>(refs[i].action)] == epoch_) {
+      const int32_t child = refs[i].node;
+      Node& ch = nodes_[static_cast<size_t>(child)];
       ++ch.available;
       tried_reward += ch.reward;
       tried_visits += ch.visits;
@@ -119,7 +126,6 @@ int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int
         chosen = child;
       }
     }
-    child = ch.next_sibling;
   }
   // an untried action's value: what this mover got from the tried ones here (none tried: 0, and
   // the prior alone decides)
@@ -166,9 +172,7 @@ int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n,
   if (!*expanded) return chosen;
   // `favoured` if untried, else the untried legal action of highest prior: the node's priors and
   // legal[] are both ascending
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
-       child = nodes_[static_cast<size_t>(child)].next_sibling)
-    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  mark_tried(node);
   const PriorRange range = prior_range_[static_cast<size_t>(node)];
   const int16_t* actions = prior_actions_.data() + range.begin;
   const float* probs = prior_probs_.data() + range.begin;
@@ -191,9 +195,7 @@ int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n,
 // A new child of `node` for an untried action: `favoured` if untried, else the k-th untried one
 // in ascending order, k uniform in [0, untried).
 int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untried, int mover, int favoured, Rng& rng) {
-  for (int32_t child = nodes_[static_cast<size_t>(node)].first_child; child >= 0;
-       child = nodes_[static_cast<size_t>(child)].next_sibling)
-    tried_at_[static_cast<size_t>(nodes_[static_cast<size_t>(child)].action)] = epoch_;
+  mark_tried(node);
   int action = -1;
   if (favoured >= 0 && tried_at_[static_cast<size_t>(favoured)] != epoch_) {
     action = favoured;
@@ -208,15 +210,29 @@ int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untrie
   return add_child(node, action, mover, 0.0f);
 }
 
+void SearchTree::mark_tried(int32_t node) {
+  const Node& parent = nodes_[static_cast<size_t>(node)];
+  const ChildRef* refs = children_.data() + parent.first_child;
+  for (int32_t i = 0; i < parent.child_count; ++i) tried_at_[static_cast<size_t>(refs[i].action)] = epoch_;
+}
+
 int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) {
   Node child;
   child.action = action;
   child.mover = mover;
   child.available = 1;
-  child.next_sibling = nodes_[static_cast<size_t>(node)].first_child;
   const auto index = static_cast<int32_t>(nodes_.size());
   nodes_.push_back(child);
-  nodes_[static_cast<size_t>(node)].first_child = index;
+  Node& parent = nodes_[static_cast<size_t>(node)];
+  if (parent.child_count == parent.child_capacity) {  // a block twice the size at the end (the old one is left)
+    const int32_t capacity = parent.child_capacity ? 2 * parent.child_capacity : kFirstChildBlock;
+    const auto begin = static_cast<int32_t>(children_.size());
+    children_.resize(children_.size() + static_cast<size_t>(capacity));
+    std::copy_n(children_.begin() + parent.first_child, parent.child_count, children_.begin() + begin);
+    parent.first_child = begin;
+    parent.child_capacity = capacity;
+  }
+  children_[static_cast<size_t>(parent.first_child + parent.child_count++)] = ChildRef{action, index};
   if (priors_) {
     prior_range_.emplace_back();
     child_prior_.push_back(prior);

@@ -6,7 +6,7 @@
 // parent's visits in UCB because a determinization may not allow every child.
 //
 // Cost (docs/PERFORMANCE.md, "IS-MCTS per simulated action"): select walks a node's children
-// once; what is legal in this determinization is read from a per-action stamp written from the
+// once, their actions in one contiguous block (ChildRef); what is legal in this determinization is read from a per-action stamp written from the
 // legal list (no clearing pass), and ln(availability) from a table grown on demand (one std::log
 // per new count, not one per child per visit). Nothing is allocated per simulation.
 //
@@ -30,10 +30,19 @@
 namespace dimsum::bots {
 
 struct Node {
-  int32_t first_child = -1, next_sibling = -1;
   int32_t action = -1, mover = -1;
   uint32_t visits = 0, available = 0;
   double reward = 0;  // sum of rewards for `mover`, each in [0, 1]
+  // the children: SearchTree::children_[first_child, first_child + child_count), oldest first,
+  // in a block of child_capacity entries (moved to a block twice the size when it is full)
+  int32_t first_child = 0, child_count = 0, child_capacity = 0;
+};
+
+// A node's entry for one child: its action beside its index, so that select reads a node's
+// children's actions from one contiguous block (independent loads) and the node of a child only
+// when its action is legal. A linked list of siblings made each step wait for the last one's load.
+struct ChildRef {
+  int32_t action, node;
 };
 
 class SearchTree {
@@ -107,6 +116,8 @@ class SearchTree {
   }
 
   const Node& node(int32_t i) const { return nodes_[static_cast<size_t>(i)]; }
+  // The children of node i, oldest first.
+  const ChildRef* children(int32_t i) const { return children_.data() + nodes_[static_cast<size_t>(i)].first_child; }
   int64_t size() const { return static_cast<int64_t>(nodes_.size()); }
 
  private:
@@ -123,12 +134,17 @@ class SearchTree {
   int32_t best_child(int32_t node, Score&& score, int* tried);
   // Makes a new child of `node` for `action` (its prior `prior` in a tree with priors).
   int32_t add_child(int32_t node, int action, int mover, float prior);
+  // Stamps the actions of `node`'s children as tried in this epoch (expansion's first step).
+  void mark_tried(int32_t node);
+  // A node's first block of children holds this many (a Nice Buns die's options, a split's four).
+  static constexpr int32_t kFirstChildBlock = 4;
 
   struct PriorRange {
     int32_t begin = 0, count = -1;  // into prior_actions_/prior_probs_; count -1: not set yet
   };
 
   std::vector<Node> nodes_;
+  std::vector<ChildRef> children_;    // every node's block of children (Node::first_child)
   std::vector<double> log_;           // log_[k] = std::log(k), k < size (log_[0] unused)
   std::vector<uint32_t> legal_at_;    // per action: the select call (epoch_) that last found it legal
   std::vector<uint32_t> tried_at_;    // per action: the expansion (epoch_) that found it had a child
