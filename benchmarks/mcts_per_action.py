@@ -22,6 +22,13 @@ out of its count. So on the same game (Pig) both sides count the same thing.
 - The same exploration: rewards in [0, 1] on dimsum's side (c = 0.5), pig's [-1, 1] on
   OpenSpiel's (uct_c = 1.0). Nice Buns' returns are in [0, 1] too.
 
+**The rollouts alone** (the floor): whole uniformly random games of Nice Buns and of Pig played by
+the loop the searches' random rollouts run, with no search around it (``rollout_floor.cpp``, built
+here with the system C++ compiler and setup.py's flags, -O3), CPU time per decision with the deal
+(``new_state``) taken out. A search cannot cost less per simulated action than its rollouts cost
+per decision, so OpenSpiel's cost per simulated action over this floor is the most any search over
+that game could reach. Without a C++ compiler those rows are left out.
+
 Each round searches on all three, alternately, from fresh seeds (a replayed game lets the branch
 predictor learn it); the figures are the medians of the rounds, CPU time (``time.process_time``)
 beside wall time. ``--callgrind`` adds instructions per simulation and per simulated action of one
@@ -32,9 +39,12 @@ binding ``ismcts_search`` and OpenSpiel's ``MCTSBot::MCTSearch``), which do not 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,6 +58,10 @@ OPENSPIEL_C = 2 * DIMSUM_C  # the same exploration on pig's returns in [-1, 1]
 SIMULATIONS = 5000          # per search, every side
 SIDES = ("nice_buns", "pig", "openspiel_pig")
 LABELS = {"nice_buns": "dimsum Nice Buns", "pig": "dimsum Pig", "openspiel_pig": "OpenSpiel pig MCTSBot"}
+# the rollouts alone: games a round (about 1.3 M decisions of each, 20-40 ms)
+FLOOR_GAMES = {"nice_buns": 40_000, "pig": 11_000}
+FLOOR_LABELS = {game: f"{LABELS[game]} rollouts alone (no search)" for game in FLOOR_GAMES}
+ROOT = Path(__file__).resolve().parent.parent
 
 
 # -- one search of each kind: (simulations, simulated actions) ---------------------------------------
@@ -120,6 +134,40 @@ def openspiel_actions(state, root, rng: random.Random) -> Tuple[int, int]:
     return simulations, actions
 
 
+# -- the rollouts alone ----------------------------------------------------------------------------------
+
+def build_rollout_floor(directory: Path):
+    """Compiles rollout_floor.cpp with Nice Buns' and Pig's rules into `directory` (setup.py's
+    flags); its path, or None without a C++ compiler ($CXX, g++, clang++ or c++)."""
+    compiler = shlex.split(os.environ["CXX"]) if os.environ.get("CXX") else None
+    if not compiler or not shutil.which(compiler[0]):
+        found = next((shutil.which(name) for name in ("g++", "clang++", "c++") if shutil.which(name)), None)
+        if found is None:
+            return None
+        compiler = [found]
+    core = ROOT / "src" / "dimsum_core"
+    rules = sorted(str(p) for game in FLOOR_GAMES for p in (core / game).glob("*.cpp"))
+    executable = directory / "rollout_floor"
+    subprocess.run([*compiler, "-std=c++20", "-O3", "-I", str(ROOT / "src"),
+                    str(ROOT / "benchmarks" / "rollout_floor.cpp"), *rules, "-o", str(executable)], check=True)
+    return executable
+
+
+def rollout_floor(executable: Path, game_name: str, players: int, seed: int) -> Tuple[float, float, float]:
+    """The rollouts alone, one run: (CPU s, wall s) per decision with the deal taken out, and the
+    decisions per game."""
+    import dimsum
+
+    game = dimsum.make(game_name, players=players)
+    games = FLOOR_GAMES[game_name]
+    done = subprocess.run([str(executable), game_name, str(seed), str(games), *map(str, game.config_values)],
+                          capture_output=True, text=True, check=True)
+    r = json.loads(done.stdout)
+    decisions = r["decisions"]
+    return ((r["games_cpu"] - r["deal_cpu"]) / decisions, (r["games_wall"] - r["deal_wall"]) / decisions,
+            decisions / games)
+
+
 # -- the timed run ---------------------------------------------------------------------------------------
 
 def search(pyspiel, side: str, players: int, seed: int, simulations: int = SIMULATIONS):
@@ -128,22 +176,30 @@ def search(pyspiel, side: str, players: int, seed: int, simulations: int = SIMUL
     return dimsum_search(side, players, seed, simulations)
 
 
-def side_by_side(rounds: int, players: int, first_seed: int = 1) -> Dict[str, Dict[str, float]]:
+def side_by_side(rounds: int, players: int, first_seed: int = 1, floor=None) -> Dict[str, Dict[str, float]]:
     """Per side: the medians of CPU and wall seconds per simulation and per simulated action, and
-    the simulated actions per simulation."""
+    the simulated actions per simulation; with `floor` (build_rollout_floor's program) also the
+    rollouts alone of each game ("floor:<game>": per decision, and decisions per game)."""
     import pyspiel
 
     for side in SIDES:  # a warm-up search each (first calls, imports), not recorded
         search(pyspiel, side, players, first_seed - 1, 100)
-    samples: Dict[str, List[Tuple[float, float, float, float, float]]] = {side: [] for side in SIDES}
+    samples: Dict[str, List[Tuple[float, ...]]] = {side: [] for side in SIDES}
     for r in range(rounds):
         seed = first_seed + 104729 * r  # fresh seeds every round
         for side in SIDES:
             cpu, wall, sims, actions = search(pyspiel, side, players, seed)
             samples[side].append((cpu / sims, wall / sims, cpu / actions, wall / actions, actions / sims))
-    return {side: dict(zip(("sim_cpu", "sim_wall", "action_cpu", "action_wall", "actions_per_sim"),
-                           (statistics.median(s[i] for s in samples[side]) for i in range(5))))
-            for side in SIDES}
+        for game in FLOOR_GAMES if floor else ():
+            samples.setdefault(f"floor:{game}", []).append(rollout_floor(floor, game, players, seed))
+    medians = {side: dict(zip(("sim_cpu", "sim_wall", "action_cpu", "action_wall", "actions_per_sim"),
+                              (statistics.median(s[i] for s in samples[side]) for i in range(5))))
+               for side in SIDES}
+    for game in FLOOR_GAMES if floor else ():
+        rows = samples[f"floor:{game}"]
+        medians[f"floor:{game}"] = dict(zip(("action_cpu", "action_wall", "actions_per_game"),
+                                            (statistics.median(row[i] for row in rows) for i in range(3))))
+    return medians
 
 
 # -- callgrind -------------------------------------------------------------------------------------------
@@ -222,6 +278,12 @@ def table(result: Dict[int, Dict[str, Dict[str, float]]]) -> str:
             lines.append(f"| {players} | {LABELS[side]} | {s['actions_per_sim']:.1f} | {s['sim_cpu'] * 1e6:.2f} "
                          f"({s['sim_wall'] * 1e6:.2f}) | {s['action_cpu'] * 1e9:.1f} ({s['action_wall'] * 1e9:.1f}) "
                          f"{ratios}")
+        for game in FLOOR_GAMES:  # the most a search could reach: OpenSpiel's per action over the rollouts'
+            f = sides.get(f"floor:{game}")
+            if f:
+                cpu, wall = peer["action_cpu"] / f["action_cpu"], peer["action_wall"] / f["action_wall"]
+                lines.append(f"| {players} | {FLOOR_LABELS[game]} | {f['actions_per_game']:.1f} a game | | "
+                             f"{f['action_cpu'] * 1e9:.1f} ({f['action_wall'] * 1e9:.1f}) | | {cpu:.2f}x ({wall:.2f}x) |")
     return "\n".join(lines)
 
 
@@ -248,7 +310,11 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     print(f"{SIMULATIONS} simulations a search, one thread, median of {args.rounds} rounds; "
           f"ratio = OpenSpiel / this (above 1: this is faster)\n")
-    print(table({players: side_by_side(args.rounds, players) for players in args.players}))
+    with tempfile.TemporaryDirectory() as tmp:
+        floor = build_rollout_floor(Path(tmp))
+        if floor is None:
+            print("(no C++ compiler: the rollouts-alone rows are left out)\n")
+        print(table({players: side_by_side(args.rounds, players, floor=floor) for players in args.players}))
     if args.callgrind:
         print()
         print(callgrind_table(args.players))
