@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdint>
 
-#include "../common/action_list.hpp"
 #include "../common/engine.hpp"
 #include "../common/rng.hpp"
 #include "thread_pool.hpp"
@@ -28,13 +27,11 @@ void random_playouts_range(const typename G::Config& c, uint64_t seed, int64_t f
   for (int64_t i = first; i < last; ++i) {
     G::new_state(c, s, derive_seed(seed, static_cast<uint64_t>(i)));
     Rng policy = Rng::from_seed(derive_seed(seed ^ kPolicySalt, static_cast<uint64_t>(i)));
-    int64_t steps = 0;
-    while (G::current_player(s) >= 0 && steps < max_length) {
-      apply_unkeyed<G>(c, s, LegalActions<G>(c, s).pick(policy));  // nothing here reads the key
-      ++steps;
-    }
+    // the rollouts' loop (common/engine.hpp): random_decisions_loop's games, which pick from the
+    // legal list with `policy`, bit for bit, through the game's own G::random_decisions where it
+    // has one; keyless, as nothing here reads the key. Sampled mode only: no chance node stops it.
+    lengths[i] = random_decisions<G>(c, s, max_length, policy);
     G::returns(c, s, returns + i * players);
-    lengths[i] = steps;
   }
 }
 
