@@ -109,7 +109,8 @@ inline void check_search_params(const SearchParams& p) {
 
 namespace detail {
 
-// Nodes reserved up front: what the budget can use, at most 2^16 (2 MiB); the tree grows past it.
+// Nodes reserved up front: what the budget can use, at most 2^16 (2 MiB, and 1 MiB of child
+// entries: SearchTree); the tree grows past it.
 inline int64_t nodes_to_reserve(int64_t simulations, bool timed) {
   return timed ? int64_t{1} << 16 : std::min<int64_t>(simulations + 1, int64_t{1} << 16);
 }
@@ -184,8 +185,8 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     after_simulation();
   }
   done += i;
-  for (int32_t i = 0; i < tree.node(0).child_count; ++i) {  // search() sums them per action: any order
-    const Node& ch = tree.node(tree.children(0)[i].node);
+  for (int32_t k = 0; k < tree.node(0).child_count; ++k) {  // search() sums them per action: any order
+    const Node& ch = tree.node(tree.children(0)[k].node);
     stats.push_back({ch.action, ch.visits, ch.visits ? ch.reward / ch.visits : 0.0});
   }
 }

@@ -224,13 +224,12 @@ int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) 
   const auto index = static_cast<int32_t>(nodes_.size());
   nodes_.push_back(child);
   Node& parent = nodes_[static_cast<size_t>(node)];
-  if (parent.child_count == parent.child_capacity) {  // a block twice the size at the end (the old one is left)
-    const int32_t capacity = parent.child_capacity ? 2 * parent.child_capacity : kFirstChildBlock;
+  if (block_is_full(parent.child_count)) {  // a block twice the size at the end (the old one is left)
+    const int32_t capacity = parent.child_count ? 2 * parent.child_count : kFirstChildBlock;
     const auto begin = static_cast<int32_t>(children_.size());
     children_.resize(children_.size() + static_cast<size_t>(capacity));
     std::copy_n(children_.begin() + parent.first_child, parent.child_count, children_.begin() + begin);
     parent.first_child = begin;
-    parent.child_capacity = capacity;
   }
   children_[static_cast<size_t>(parent.first_child + parent.child_count++)] = ChildRef{action, index};
   if (priors_) {

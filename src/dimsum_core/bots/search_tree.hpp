@@ -6,9 +6,10 @@
 // parent's visits in UCB because a determinization may not allow every child.
 //
 // Cost (docs/PERFORMANCE.md, "IS-MCTS per simulated action"): select walks a node's children
-// once, their actions in one contiguous block (ChildRef); what is legal in this determinization is read from a per-action stamp written from the
-// legal list (no clearing pass), and ln(availability) from a table grown on demand (one std::log
-// per new count, not one per child per visit). Nothing is allocated per simulation.
+// once, their actions read from one contiguous block (ChildRef); what is legal in this
+// determinization is read from a per-action stamp written from the legal list (no clearing
+// pass), and ln(availability) from a table grown on demand (one std::log per new count, not one
+// per child per visit). Nothing is allocated per simulation.
 //
 // Guided by a policy (ismcts.hpp, guide = kPolicy; a tree made with `priors`): each node holds
 // the policy's probabilities over the actions legal at its first select (set_priors, once per
@@ -34,9 +35,11 @@ struct Node {
   uint32_t visits = 0, available = 0;
   double reward = 0;  // sum of rewards for `mover`, each in [0, 1]
   // the children: SearchTree::children_[first_child, first_child + child_count), oldest first,
-  // in a block of child_capacity entries (moved to a block twice the size when it is full)
-  int32_t first_child = 0, child_count = 0, child_capacity = 0;
+  // in a block of SearchTree::kFirstChildBlock entries, moved to one twice the size each time it
+  // fills (so its size follows from the count: SearchTree::block_is_full)
+  int32_t first_child = 0, child_count = 0;
 };
+static_assert(sizeof(Node) == 32, "two nodes a cache line");
 
 // A node's entry for one child: its action beside its index, so that select reads a node's
 // children's actions from one contiguous block (independent loads) and the node of a child only
@@ -138,6 +141,11 @@ class SearchTree {
   void mark_tried(int32_t node);
   // A node's first block of children holds this many (a Nice Buns die's options, a split's four).
   static constexpr int32_t kFirstChildBlock = 4;
+  // Whether a node with `count` children has no room for another: none yet, or its block (4, 8,
+  // 16, ... entries) is full.
+  static constexpr bool block_is_full(int32_t count) {
+    return count == 0 || (count >= kFirstChildBlock && (count & (count - 1)) == 0);
+  }
 
   struct PriorRange {
     int32_t begin = 0, count = -1;  // into prior_actions_/prior_probs_; count -1: not set yet
