@@ -136,9 +136,10 @@ def openspiel_actions(state, root, rng: random.Random) -> Tuple[int, int]:
 
 # -- the rollouts alone ----------------------------------------------------------------------------------
 
-def build_rollout_floor(directory: Path):
+def build_rollout_floor(directory: Path, optimize: str = "-O3"):
     """Compiles rollout_floor.cpp with Nice Buns' and Pig's rules into `directory` (setup.py's
-    flags); its path, or None without a C++ compiler ($CXX, g++, clang++ or c++)."""
+    flags; a test that only checks the games it plays may pass a cheaper `optimize`); its path,
+    or None without a C++ compiler ($CXX, g++, clang++ or c++)."""
     compiler = shlex.split(os.environ["CXX"]) if os.environ.get("CXX") else None
     if not compiler or not shutil.which(compiler[0]):
         found = next((shutil.which(name) for name in ("g++", "clang++", "c++") if shutil.which(name)), None)
@@ -147,8 +148,8 @@ def build_rollout_floor(directory: Path):
         compiler = [found]
     core = ROOT / "src" / "dimsum_core"
     rules = sorted(str(p) for game in FLOOR_GAMES for p in (core / game).glob("*.cpp"))
-    executable = directory / "rollout_floor"
-    subprocess.run([*compiler, "-std=c++20", "-O3", "-I", str(ROOT / "src"),
+    executable = directory / ("rollout_floor.exe" if sys.platform == "win32" else "rollout_floor")
+    subprocess.run([*compiler, "-std=c++20", optimize, "-I", str(ROOT / "src"),
                     str(ROOT / "benchmarks" / "rollout_floor.cpp"), *rules, "-o", str(executable)], check=True)
     return executable
 

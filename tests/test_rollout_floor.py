@@ -11,7 +11,8 @@ from benchmarks.mcts_per_action import FLOOR_GAMES, build_rollout_floor, rollout
 
 @pytest.fixture(scope="module")
 def floor_program(tmp_path_factory):
-    executable = build_rollout_floor(tmp_path_factory.mktemp("rollout_floor"))
+    # -O1: the games are checked here, not the speed (the wheels' tests build it under emulation too)
+    executable = build_rollout_floor(tmp_path_factory.mktemp("rollout_floor"), optimize="-O1")
     if executable is None:
         pytest.skip("no C++ compiler ($CXX, g++, clang++ or c++) to build benchmarks/rollout_floor.cpp")
     return executable
