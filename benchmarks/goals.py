@@ -111,13 +111,11 @@ def pickle_figures(rounds: int) -> List[Figure]:
 def mcts_figures(rounds: int) -> List[Figure]:
     """OpenSpiel's pig MCTSBot per simulated action over dimsum's IS-MCTS per simulated action, on
     Nice Buns and on Pig, 2 and 4 players, each round's searches side by side on fresh seeds
-    (benchmarks/mcts_per_action.py: the same searches and counts as its table). With a C++
+    (benchmarks/mcts_per_action.measure_rounds: the rounds of its table). With a C++
     compiler, also over each game's rollouts alone in the same rounds: the most any search over
     the game could reach (a search costs at least its rollouts per simulated action)."""
     import tempfile
     from pathlib import Path
-
-    import pyspiel
 
     from . import mcts_per_action as mcts
 
@@ -125,22 +123,15 @@ def mcts_figures(rounds: int) -> List[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         floor = mcts.build_rollout_floor(Path(tmp))
         for players in (2, 4):
-            for side in mcts.SIDES:  # a warm-up search each (first calls), not recorded
-                mcts.search(pyspiel, side, players, 0, 100)
-            per_action: Dict[str, List[float]] = {side: [] for side in mcts.SIDES}
-            for r in range(rounds):
-                seed = 1 + 104729 * r
-                for side in mcts.SIDES:
-                    cpu, _, _, actions = mcts.search(pyspiel, side, players, seed)
-                    per_action[side].append(cpu / actions)
-                for game in mcts.FLOOR_GAMES if floor else ():
-                    per_action.setdefault(f"floor:{game}", []).append(mcts.rollout_floor(floor, game, players, seed)[0])
+            per_round = mcts.measure_rounds(rounds, players, floor)
+            # CPU per simulated action (a side's third figure), per decision (a floor's first)
+            peer = [row["openspiel_pig"][2] for row in per_round]
             for side in ("nice_buns", "pig"):
-                ratios = [peer / ours for peer, ours in zip(per_action["openspiel_pig"], per_action[side])]
+                ratios = [p / row[side][2] for p, row in zip(peer, per_round)]
                 figures.append(Figure(f"{players} players, OpenSpiel pig MCTSBot / {mcts.LABELS[side]}, "
                                       "per simulated action (CPU)", ratios, 3.0))
             for game in mcts.FLOOR_GAMES if floor else ():
-                ratios = [peer / ours for peer, ours in zip(per_action["openspiel_pig"], per_action[f"floor:{game}"])]
+                ratios = [p / row[f"floor:{game}"][0] for p, row in zip(peer, per_round)]
                 figures.append(Figure(f"{players} players, OpenSpiel pig MCTSBot / {mcts.FLOOR_LABELS[game]}: "
                                       "the most a search could reach (CPU)", ratios, 3.0))
     return figures

@@ -43,8 +43,6 @@ import json
 import os
 import random
 import re
-import shlex
-import shutil
 import statistics
 import subprocess
 import sys
@@ -52,6 +50,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List, Tuple
+
+from .cxx import find_compiler
 
 DIMSUM_C = 0.5              # dimsum's ismcts c (rewards in [0, 1])
 OPENSPIEL_C = 2 * DIMSUM_C  # the same exploration on pig's returns in [-1, 1]
@@ -136,20 +136,16 @@ def openspiel_actions(state, root, rng: random.Random) -> Tuple[int, int]:
 
 # -- the rollouts alone ----------------------------------------------------------------------------------
 
-def build_rollout_floor(directory: Path, optimize: str = "-O3"):
+def build_rollout_floor(directory: Path):
     """Compiles rollout_floor.cpp with Nice Buns' and Pig's rules into `directory` (setup.py's
-    flags; a test that only checks the games it plays may pass a cheaper `optimize`); its path,
-    or None without a C++ compiler ($CXX, g++, clang++ or c++)."""
-    compiler = shlex.split(os.environ["CXX"]) if os.environ.get("CXX") else None
-    if not compiler or not shutil.which(compiler[0]):
-        found = next((shutil.which(name) for name in ("g++", "clang++", "c++") if shutil.which(name)), None)
-        if found is None:
-            return None
-        compiler = [found]
+    flags); its path, or None without a C++ compiler (benchmarks/cxx.py)."""
+    compiler = find_compiler()
+    if compiler is None:
+        return None
     core = ROOT / "src" / "dimsum_core"
     rules = sorted(str(p) for game in FLOOR_GAMES for p in (core / game).glob("*.cpp"))
     executable = directory / ("rollout_floor.exe" if sys.platform == "win32" else "rollout_floor")
-    subprocess.run([*compiler, "-std=c++20", optimize, "-I", str(ROOT / "src"),
+    subprocess.run([*compiler, "-std=c++20", "-O3", "-I", str(ROOT / "src"),
                     str(ROOT / "benchmarks" / "rollout_floor.cpp"), *rules, "-o", str(executable)], check=True)
     return executable
 
@@ -177,30 +173,37 @@ def search(pyspiel, side: str, players: int, seed: int, simulations: int = SIMUL
     return dimsum_search(side, players, seed, simulations)
 
 
-def side_by_side(rounds: int, players: int, first_seed: int = 1, floor=None) -> Dict[str, Dict[str, float]]:
-    """Per side: the medians of CPU and wall seconds per simulation and per simulated action, and
-    the simulated actions per simulation; with `floor` (build_rollout_floor's program) also the
-    rollouts alone of each game ("floor:<game>": per decision, and decisions per game)."""
+def measure_rounds(rounds: int, players: int, floor=None, first_seed: int = 1) -> List[Dict[str, Tuple[float, ...]]]:
+    """Per round (fresh seeds), per side: (CPU s and wall s per simulation, per simulated action,
+    simulated actions per simulation); with `floor` (build_rollout_floor's program) also each
+    game's rollouts alone, "floor:<game>": rollout_floor's (CPU s, wall s per decision, decisions
+    per game). side_by_side's medians and the goals report's per-round ratios both come from here."""
     import pyspiel
 
     for side in SIDES:  # a warm-up search each (first calls, imports), not recorded
         search(pyspiel, side, players, first_seed - 1, 100)
-    samples: Dict[str, List[Tuple[float, ...]]] = {side: [] for side in SIDES}
+    per_round = []
     for r in range(rounds):
         seed = first_seed + 104729 * r  # fresh seeds every round
+        row: Dict[str, Tuple[float, ...]] = {}
         for side in SIDES:
             cpu, wall, sims, actions = search(pyspiel, side, players, seed)
-            samples[side].append((cpu / sims, wall / sims, cpu / actions, wall / actions, actions / sims))
+            row[side] = (cpu / sims, wall / sims, cpu / actions, wall / actions, actions / sims)
         for game in FLOOR_GAMES if floor else ():
-            samples.setdefault(f"floor:{game}", []).append(rollout_floor(floor, game, players, seed))
-    medians = {side: dict(zip(("sim_cpu", "sim_wall", "action_cpu", "action_wall", "actions_per_sim"),
-                              (statistics.median(s[i] for s in samples[side]) for i in range(5))))
-               for side in SIDES}
-    for game in FLOOR_GAMES if floor else ():
-        rows = samples[f"floor:{game}"]
-        medians[f"floor:{game}"] = dict(zip(("action_cpu", "action_wall", "actions_per_game"),
-                                            (statistics.median(row[i] for row in rows) for i in range(3))))
-    return medians
+            row[f"floor:{game}"] = rollout_floor(floor, game, players, seed)
+        per_round.append(row)
+    return per_round
+
+
+def side_by_side(rounds: int, players: int, first_seed: int = 1, floor=None) -> Dict[str, Dict[str, float]]:
+    """Per side: the medians of CPU and wall seconds per simulation and per simulated action, and
+    the simulated actions per simulation; with `floor` also the rollouts alone of each game
+    ("floor:<game>": per decision, and decisions per game)."""
+    per_round = measure_rounds(rounds, players, floor, first_seed)
+    fields = {side: ("sim_cpu", "sim_wall", "action_cpu", "action_wall", "actions_per_sim") for side in SIDES}
+    fields.update({f"floor:{game}": ("action_cpu", "action_wall", "actions_per_game") for game in FLOOR_GAMES})
+    return {key: {name: statistics.median(row[key][i] for row in per_round) for i, name in enumerate(names)}
+            for key, names in fields.items() if key in per_round[0]}
 
 
 # -- callgrind -------------------------------------------------------------------------------------------

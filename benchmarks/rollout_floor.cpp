@@ -8,22 +8,21 @@
 //     rollout_floor <game> <seed> <games> <config values...>
 //
 // game: nice_buns or pig; config values: Game.config_values (the flat ints the bindings hand the
-// core). The games are dimsum.random_playouts' (batch/playouts.hpp: game i dealt from
-// derive_seed(seed, i), its decisions drawn from derive_seed(seed ^ kPolicySalt, i); the rollout
-// loop draws them as its list pick does), so the decisions played here are the sum of its lengths.
-// Prints one line of JSON: the decisions played, and thread CPU and wall seconds of the games
-// (new_state and the rollout) and of their new_state alone (run again for the same seeds), so that
-// the caller subtracts the deal.
+// core). The games are dimsum.random_playouts(game, games, seed)'s, played by its own range
+// function (batch/playouts.hpp: the rollouts' loop, game i dealt from derive_seed(seed, i)) on this
+// thread. Prints one line of JSON: the decisions played, and thread CPU and wall seconds of the
+// games (deal, rollout, returns) and of their deals alone (new_state again for the same seeds), so
+// that the caller subtracts the deal.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <numeric>
 #include <vector>
 
 #include "dimsum_core/batch/playouts.hpp"
-#include "dimsum_core/common/engine.hpp"
 #include "dimsum_core/common/rng.hpp"
 #include "dimsum_core/common/schema.hpp"
 #include "dimsum_core/nice_buns/engine.hpp"
@@ -57,23 +56,21 @@ int run(uint64_t seed, int64_t games, const std::vector<int64_t>& values) {
     std::fprintf(stderr, "%s\n", err);
     return 2;
   }
-  const int64_t max_length = G::config_info(c).max_game_length;
+  // the games: random_playouts' own (its range function, one thread), then their deals again
+  const int players = G::config_info(c).players;
+  std::vector<double> returns(static_cast<size_t>(games * players));
+  std::vector<int64_t> lengths(static_cast<size_t>(games));
   typename G::State s;
-  int64_t decisions = 0;
-  uint64_t sink = 0;  // read after both loops, so that neither is optimized away
+  uint64_t sink = 0;  // read after the deals, so that their loop is not optimized away
   const Clocks start = now();
-  for (int64_t i = 0; i < games; ++i) {
-    G::new_state(c, s, dimsum::derive_seed(seed, static_cast<uint64_t>(i)));
-    dimsum::Rng rng = dimsum::Rng::from_seed(dimsum::derive_seed(seed ^ dimsum::kPolicySalt, static_cast<uint64_t>(i)));
-    decisions += dimsum::random_decisions<G>(c, s, max_length, rng);
-    sink += G::current_player(s);
-  }
+  dimsum::random_playouts_range<G>(c, seed, 0, games, returns.data(), lengths.data());
   const Clocks played = now();
   for (int64_t i = 0; i < games; ++i) {
     G::new_state(c, s, dimsum::derive_seed(seed, static_cast<uint64_t>(i)));
     sink += s.hash;
   }
   const Clocks dealt = now();
+  const int64_t decisions = std::accumulate(lengths.begin(), lengths.end(), int64_t{0});
   std::printf("{\"decisions\": %lld, \"games_cpu\": %.9f, \"games_wall\": %.9f, \"deal_cpu\": %.9f, "
               "\"deal_wall\": %.9f, \"sink\": %llu}\n",
               static_cast<long long>(decisions), played.cpu - start.cpu, played.wall - start.wall,

@@ -1,21 +1,20 @@
 """benchmarks/rollout_floor.cpp, the rollouts alone of benchmarks/mcts_per_action.py (the most a
 search over the game could reach per simulated action): it plays the games dimsum.random_playouts
-plays, decision for decision (the same deals, the same draws), through the loop IS-MCTS's random
-rollouts run, so its time per decision is of the real rollouts and not of a cheaper loop."""
+plays, decision for decision (the same deals, the same draws, through the loop IS-MCTS's random
+rollouts run), so its time per decision is of the real rollouts and not of a cheaper loop."""
 
 import pytest
 
 import dimsum
-from benchmarks.mcts_per_action import FLOOR_GAMES, build_rollout_floor, rollout_floor
+from benchmarks.mcts_per_action import FLOOR_GAMES, ROOT, rollout_floor
+from cpp.core_hooks import build_check
 
 
 @pytest.fixture(scope="module")
 def floor_program(tmp_path_factory):
-    # -O1: the games are checked here, not the speed (the wheels' tests build it under emulation too)
-    executable = build_rollout_floor(tmp_path_factory.mktemp("rollout_floor"), optimize="-O1")
-    if executable is None:
-        pytest.skip("no C++ compiler ($CXX, g++, clang++ or c++) to build benchmarks/rollout_floor.cpp")
-    return executable
+    # the tests' build (-O1): the games are checked here, not the speed
+    return build_check(tmp_path_factory.mktemp("rollout_floor"), ROOT / "benchmarks" / "rollout_floor.cpp",
+                       sorted(FLOOR_GAMES))
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -11,33 +11,19 @@ Test modules that use it declare ``pytest_plugins = ["cpp.core_hooks"]``.
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Sequence, Tuple
 
 import pytest
 
 import processes
+from benchmarks.cxx import find_compiler  # noqa: F401  (also the tests' import of it, from here)
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "core_hooks.cpp"
 INCLUDE = HERE.parent.parent / "src"  # the C++ core's headers: src/dimsum_core/...
-
-
-def find_compiler() -> Optional[List[str]]:
-    """The C++ compiler command to use, or None if there is none."""
-    if os.environ.get("CXX"):
-        command = shlex.split(os.environ["CXX"])
-        if command and shutil.which(command[0]):
-            return command
-    for name in ("g++", "clang++", "c++"):
-        path = shutil.which(name)
-        if path:
-            return [path]
-    return None
 
 
 def build_check(out_dir: Path, source: Path, games: Sequence[str]) -> Path:
