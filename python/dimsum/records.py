@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
@@ -28,6 +27,7 @@ SEED_LIMIT = 1 << 64  # a record's seed is the int new_state took, folded into [
 # A record is a flat object a few levels deep; deeper nesting is refused before json.loads
 # recurses into it (a RecursionError is not an answer about a file).
 MAX_DEPTH = 64
+MAX_BYTES = 256 << 20  # a record file read from disk: far above the longest game's (a few MB)
 
 
 class RecordError(ValueError):
@@ -42,11 +42,16 @@ class Record:
     steps: List[Tuple[int, int]] = field(default_factory=list)
     players: Optional[List[str]] = None
     returns: Optional[List[float]] = None
+    # the table secret its outsiders' seeds were drawn from (dimsum._secrets), kept so that a run can
+    # be repeated exactly; written at the end of a game, never shown while it runs
+    secret: Optional[str] = None
 
     # ---- making -------------------------------------------------------------------------------
     @classmethod
-    def of(cls, state: Any, seed: int, players: Optional[List[str]] = None) -> "Record":
-        """The record of ``state``, a state made by ``game.new_state(seed)`` and played since."""
+    def of(cls, state: Any, seed: int, players: Optional[List[str]] = None,
+           secret: Optional[str] = None) -> "Record":
+        """The record of ``state``, a state made by ``game.new_state(seed)`` and played since;
+        ``secret``: the table secret of the seeds its outsiders got (dimsum._secrets), if any."""
         game = state.game
         if hasattr(state, "timeline"):
             steps = [(int(a), int(t)) for a, t in state.timeline]
@@ -55,7 +60,11 @@ class Record:
         returns = [float(r) for r in state.returns()] if state.is_terminal else None
         from ._common import check_seed
 
-        return cls(game.name, dict(game.options), check_seed(seed), steps, players, returns)
+        if secret is not None:
+            from ._secrets import check_secret
+
+            secret = check_secret(secret)
+        return cls(game.name, dict(game.options), check_seed(seed), steps, players, returns, secret)
 
     # ---- JSON ---------------------------------------------------------------------------------
     def to_json(self) -> Dict[str, Any]:
@@ -65,6 +74,8 @@ class Record:
         out["steps"] = [list(step) for step in self.steps]
         if self.returns is not None:
             out["returns"] = list(self.returns)
+        if self.secret is not None:
+            out["secret"] = self.secret
         return out
 
     def dumps(self) -> str:
@@ -104,7 +115,15 @@ class Record:
             if not isinstance(returns, list):
                 raise RecordError(f"{source}: 'returns' must be a list of numbers, got {_short(returns)}")
             returns = [_finite(r, f"{source}: returns[{i}]") for i, r in enumerate(returns)]
-        return cls(data["game"], data["options"], data["seed"], steps, players, returns)
+        secret = data.get("secret")
+        if secret is not None:
+            from ._secrets import check_secret
+
+            try:
+                secret = check_secret(secret)
+            except (ValueError, TypeError) as e:
+                raise RecordError(f"{source}: 'secret' {e}") from None
+        return cls(data["game"], data["options"], data["seed"], steps, players, returns, secret)
 
     @classmethod
     def loads(cls, text: Union[str, bytes], source: str = "record") -> "Record":
@@ -116,7 +135,9 @@ class Record:
         if not isinstance(text, str):
             raise RecordError(f"{source} is not a dimsum record: a record is JSON text (str or UTF-8 bytes), "
                               f"got {type(text).__name__}")
-        depth = _nesting(text)
+        from ._files import json_depth
+
+        depth = json_depth(text)
         if depth > MAX_DEPTH:
             raise RecordError(f"{source} is not a dimsum record: its JSON nests {depth} levels deep "
                               f"(a record nests a few; at most {MAX_DEPTH} are read)")
@@ -128,12 +149,16 @@ class Record:
 
     @classmethod
     def load(cls, path: Union[str, Path]) -> "Record":
+        """The record in file ``path`` (a regular file of at most MAX_BYTES: a FIFO or a device is
+        refused, never waited on); RecordError saying what is wrong."""
+        from ._files import read_regular
+
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+            data = read_regular(path, "record", MAX_BYTES)
+        except (OSError, ValueError) as e:
             raise RecordError(f"cannot read record {str(path)!r}: {e}") from None
-        return cls.loads(text, f"record {str(path)!r}")
+        return cls.loads(data, f"record {str(path)!r}")
 
     # ---- replaying ----------------------------------------------------------------------------
     def make_game(self) -> Any:
@@ -210,17 +235,3 @@ def _finite(value: Any, what: str) -> float:
     if not math.isfinite(number):
         raise RecordError(f"{what} must be a finite number, got {value!r}")
     return number
-
-
-def _nesting(text: str) -> int:
-    """How deep the arrays and objects of JSON ``text`` nest (brackets inside strings do not
-    count): a cheap scan that lets ``loads`` refuse deep input before json.loads recurses."""
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
-    return deepest
-
-
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKETS = re.compile(r"[\[\]{}]")
