@@ -9,6 +9,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+import dimsum.bots
+from dimsum._secrets import secret_seed
+from dimsum.bots.external import NEW_GAME_SEEDS
 from needs import need
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,3 +80,23 @@ def spec(argv, **params) -> str:
     """The spec string of an external bot running ``argv`` (words quoted as shlex splits them)."""
     command = " ".join(shlex.quote(str(word)) for word in argv)
     return "external:command=" + command + "".join(f",{key}={value}" for key, value in params.items())
+
+
+class HeuristicOnProtocolSeeds:
+    """The in-process heuristic seeded as the protocol seeds a program: for each seat of each game a
+    fresh heuristic, seeded with the ``new_game`` seed an external bot made from a spec sends (the
+    arena makes one per seat and hands it the game's table secret: its first game under it, number
+    0), as examples/protocol_bot.py does on the other side of the pipe."""
+
+    def __init__(self, game):
+        self.game, self.secret, self.bots = game, None, {}
+
+    def use_table_secret(self, secret):
+        self.secret, self.bots = secret, {}
+
+    def act(self, state):
+        seat = state.current_player
+        if seat not in self.bots:
+            seed = secret_seed(self.secret, NEW_GAME_SEEDS, seat, 0)
+            self.bots[seat] = dimsum.bots.make("heuristic", self.game, seed=seed)
+        return self.bots[seat].act(state)
