@@ -14,7 +14,13 @@ programs). At the seat's first move it sends ``new_game``, then an ``act`` messa
 only what the seat may see; ``game_over(state)`` (called by the arena and by ``play`` when the game
 ends) sends the outcome and hands the processes back. A crash, a
 timeout, a malformed line or a move the rules refuse is a :class:`BotProtocolError` naming the bot,
-the move and what was expected, and the process is killed (never left running, never a zombie).
+the move and what was expected, and the process is killed with its whole process group (never
+left running, never a zombie); ``close()`` ends every program the bot holds.
+
+The program is an outsider (docs/SECURITY.md): the seeds it receives come from a table secret
+(``dimsum._secrets``), never from the seed the bot was made with, which the arena and ``play``
+derive from the deal's seed by an invertible step; and the bot is named, in errors, results and
+records, without the machine's paths (``public_command``).
 """
 
 from __future__ import annotations
