@@ -202,8 +202,8 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
                               f"the bot could not be made: {type(e).__name__}: {e}")
     game_secret, refused = hand_out_secret(seats, secret, index)
     if refused is not None:
-        seat, failed = refused
-        return BotFailure(index, seat, entrants[lineup[seat]].name, seed, bot_seeds[seat], 0, failed)
+        at, why = refused
+        return BotFailure(index, at, entrants[lineup[at]].name, seed, bot_seeds[at], 0, why)
     timer = timer if timer is not None else MoveTimer(None)
     state = game.new_state(seed)
     step = 0

@@ -202,8 +202,10 @@ class BotProcess:
         try:
             if self.popen.returncode is None:  # not reaped: the group's id is still the bot's own
                 os.killpg(self.group, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):  # the group is empty already
+        except ProcessLookupError:  # the group is empty already
             pass
+        except PermissionError:  # a member we may not signal (it changed its user): the bot at least
+            self.popen.kill()
         finally:
             if _ALL.count(self):
                 _ALL.remove(self)
