@@ -53,11 +53,14 @@ def test_y13_a_bot_that_hangs_on_ray_is_stopped_by_the_move_time_limit(local_ray
 
 def test_an_external_bot_on_ray_plays_the_local_games(local_ray, tmp_path):
     """The C protocol bot (docs/PROTOCOL.md) in Ray tasks: each Ray worker starts its own program
-    and closes it when its chunk ends; the results are the local run's."""
+    and closes it when its chunk ends; the results are the local run's for the same seed and table
+    secret (from which the program's seeds are drawn)."""
     from protocol_bots import build_c_bot
 
     game = dimsum.make("nice_buns", players=2)
     spec = f"external:command={build_c_bot(tmp_path)}"
-    local = dimsum.arena.run(game, [spec, "random"], games=10, seed=11, progress=False)
-    on_ray = dimsum.arena.run(game, [spec, "random"], games=10, seed=11, ray="local", chunk_size=3, progress=False)
+    secret = "0123456789abcdef" * 2
+    local = dimsum.arena.run(game, [spec, "random"], games=10, seed=11, progress=False, secret=secret)
+    on_ray = dimsum.arena.run(game, [spec, "random"], games=10, seed=11, ray="local", chunk_size=3, progress=False,
+                              secret=secret)
     assert on_ray.complete and on_ray.to_json() == local.to_json()

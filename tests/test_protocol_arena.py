@@ -1,6 +1,7 @@
 """Protocol bots in arena tournaments (docs/PROTOCOL.md): the heuristic played through the protocol
 gives the in-process heuristic's games move for move for the same seeds, in every game, on one
-process and on two worker processes; the C example bot plays whole tournaments of every game."""
+process and on two worker processes; the C example bot plays whole tournaments of every game, the
+same again for the same tournament secret."""
 
 import json
 import shlex
@@ -10,8 +11,9 @@ import pytest
 import dimsum
 import dimsum.arena
 from dimsum.protocol.process import running
-from protocol_bots import PYTHON_BOT, build_c_bot, spec
+from protocol_bots import PYTHON_BOT, HeuristicOnProtocolSeeds, build_c_bot, spec
 
+SECRET = "5ec2e7" * 5 + "00"  # the tournaments' table secret: external bots' seeds are drawn from it
 GAMES = [("yum_cha", {"players": 2, "rounds": 1}, 2), ("nice_buns", {"players": 3}, 6), ("dim_sum_jam", {"players": 2}, 4)]
 
 
@@ -32,15 +34,17 @@ def played(results, directory):
 def tournament(game, first, games, directory, **kwargs):
     """``first`` against random (a team of ``first`` in the cooperative Dim Sum Jam)."""
     bots = [first] if dimsum.game_info(game.name).cooperative else [first, "random"]
+    kwargs.setdefault("secret", SECRET)
     return dimsum.arena.run(game, bots, games=games, seed=3, progress=False, record_dir=directory, **kwargs)
 
 
 @pytest.mark.parametrize("name,options,games", GAMES, ids=[g[0] for g in GAMES])
 def test_the_heuristic_through_the_protocol_plays_the_in_process_heuristic_s_games(name, options, games, tmp_path):
     """The protocol bot sees only its seat's view and a determinization drawn from it; the heuristic
-    reads only the seat's view, so every move is the same as in process, game for game."""
+    reads only the seat's view, so every move is the same as in process, game for game, given the
+    seed the program gets (from the table secret, never the arena's bot seed: HeuristicOnProtocolSeeds)."""
     game = dimsum.make(name, **options)
-    inside = tournament(game, "heuristic", games, tmp_path / "inside")
+    inside = tournament(game, HeuristicOnProtocolSeeds(game), games, tmp_path / "inside")
     through = tournament(game, spec(PYTHON_BOT, move_seconds=30), games, tmp_path / "through")
     assert len(inside.games) == games
     assert played(through, tmp_path / "through") == played(inside, tmp_path / "inside")
@@ -49,21 +53,26 @@ def test_the_heuristic_through_the_protocol_plays_the_in_process_heuristic_s_gam
 
 def test_the_same_through_the_protocol_on_two_worker_processes(tmp_path):
     game = dimsum.make("nice_buns", players=2)
-    inside = tournament(game, "heuristic", 8, tmp_path / "inside")
+    inside = tournament(game, HeuristicOnProtocolSeeds(game), 8, tmp_path / "inside")
     through = tournament(game, spec(PYTHON_BOT), 8, tmp_path / "through", workers=2, chunk_size=4)
     assert played(through, tmp_path / "through") == played(inside, tmp_path / "inside")
 
 
 @pytest.mark.parametrize("name,options,games", GAMES, ids=[g[0] for g in GAMES])
 def test_the_c_bot_plays_whole_tournaments_and_replays_them_exactly(name, options, games, tmp_path, c_bot):
-    """Whole tournaments of every game; the same seed gives the same games (the C bot draws from the
-    seed of each new_game). Worker processes: the test above, and tests/test_arena_ray.py for Ray."""
+    """Whole tournaments of every game; the same seed and secret give the same games (the C bot draws
+    from the seed of each new_game, which comes from the game's table secret). Worker processes: the
+    test above, and tests/test_arena_ray.py for Ray."""
     game = dimsum.make(name, **options)
     bot = spec([c_bot], move_seconds=10)
     one = tournament(game, bot, games, tmp_path / "one")
     again = tournament(game, bot, games, tmp_path / "again", chunk_size=1)
     assert len(one.games) == games and one.complete and not one.failure
     assert played(one, tmp_path / "one") == played(again, tmp_path / "again")
+    assert one.secret == SECRET and one.to_json()["secret"] == SECRET
+    # each game's record keeps the secret its bots' seeds came from
+    secrets = {json.loads((tmp_path / "one" / f"game-{g.index:06d}.json").read_text())["secret"] for g in one.games}
+    assert len(secrets) == games
     assert running() == 0
 
 

@@ -10,7 +10,9 @@ Nothing finished is lost on an interruption (Ctrl-C): in this process every game
 ``on_done`` as it ends; worker processes ignore SIGINT (a Ctrl-C in the terminal reaches them
 too, and one dying outside a chunk would break the pool and lose every running chunk's games):
 the parent sets a stop event instead, each worker hands back the games it finished once its
-current game ends, and workers still playing after ``INTERRUPT_GRACE`` seconds are stopped.
+current game ends, and workers still playing after ``INTERRUPT_GRACE`` seconds are stopped:
+SIGTERM, on which a worker closes every program of its external bots (their whole process groups)
+before it ends, and SIGKILL for one still there after ``STOP_GRACE`` seconds.
 
 With a move time limit the parent also watches each worker's current move (:mod:`.watchdog`): a
 bot stuck where its worker's own alarm cannot stop it is named as failing, and the workers are
@@ -19,10 +21,13 @@ stopped."""
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Callable, Dict, List, Tuple
 
+from ..protocol.process import GRACE
 from . import runner
 from .runner import BotFailure, Chunk, Task, play_chunk, play_games
 from .watchdog import MoveBeacons, backstop_seconds
@@ -31,6 +36,9 @@ from .watchdog import MoveBeacons, backstop_seconds
 INTERRUPT_GRACE = 5.0
 # Seconds between two looks at the workers' moves, when there is a move time limit.
 WATCH_EVERY = 0.5
+# Seconds a stopped worker has to close its bots' programs (quit, their grace, their groups killed)
+# and end, before it is killed.
+STOP_GRACE = 3 * GRACE
 
 OnDone = Callable[[Any], None]
 Needed = Callable[[Task], bool]
@@ -66,7 +74,7 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
     pending: Dict[Future, Task] = {}
     stopped = False  # the workers were stopped: nothing left to wait for
     try:
-        pending = {pool.submit(play_chunk, task): task for task in tasks}
+        pending = {pool.submit(_worker_chunk, task): task for task in tasks}
         while pending:
             finished, _ = wait(pending, timeout=None if backstop is None else WATCH_EVERY,
                                return_when=FIRST_COMPLETED)
@@ -99,12 +107,51 @@ def run_processes(tasks: List[Task], workers: int, on_done: OnDone, needed: Need
 
 
 def _start_worker(stop: Any, beacons: MoveBeacons) -> None:
-    """In each worker process: SIGINT ignored, the parent's stop event checked between games, the
-    current move shown to the parent."""
+    """In each worker process: SIGINT ignored, SIGTERM an interruption that closes the bots first
+    (:func:`_on_terminate`), the parent's stop event checked between games, the current move shown
+    to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_terminate)
     runner.STOP = stop
     beacons.attach()
     runner.BEACON = beacons
+
+
+_playing = False  # in a worker: a chunk is being played (its bots may hold programs)
+_terminated = False  # in a worker: SIGTERM came while playing; the worker ends once its bots are closed
+
+
+def _worker_chunk(task: Task) -> Chunk:
+    """``play_chunk`` in a worker process. Stopped by the parent (SIGTERM) mid-chunk, the worker
+    closes its bots' programs (``play_games`` ends them in its ``finally``: quit, grace, process
+    groups killed) and then ends itself, as SIGTERM would have ended it."""
+    global _playing
+    try:
+        _playing = True
+        return play_chunk(task)
+    finally:
+        _playing = False
+        if _terminated:
+            _die_of_sigterm()
+
+
+def _on_terminate(signum: int, frame: Any) -> None:
+    """SIGTERM in a worker (the parent stopping it, or anyone's ``kill``). Left to its default it
+    would end the worker at once, and the programs of its external bots, in sessions of their own,
+    would run on. Playing, it becomes a KeyboardInterrupt (the move in progress ends, every bot
+    program is closed) and the worker ends after; idle (no program running), it ends the worker now."""
+    global _terminated
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # once: a second SIGTERM must not cut the closing short
+    if not _playing:
+        _die_of_sigterm()
+    _terminated = True
+    raise KeyboardInterrupt("the worker process was stopped (SIGTERM)")
+
+
+def _die_of_sigterm() -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(60)  # the signal is delivered before this returns; never reached
 
 
 def _stuck_failure(task: Task, stuck: Tuple[int, int, int, float]) -> BotFailure:
@@ -119,9 +166,17 @@ def _stuck_failure(task: Task, stuck: Tuple[int, int, int, float]) -> BotFailure
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    for process in list(getattr(pool, "_processes", {}).values()):  # the pool has no public kill
+    """SIGTERM to every worker; each closes its bots' programs and ends (:func:`_on_terminate`). A
+    worker still there after ``STOP_GRACE`` seconds (stuck where no signal reaches) is killed."""
+    workers = [p for p in list(getattr(pool, "_processes", {}).values()) if p.is_alive()]  # no public kill
+    for process in workers:
+        process.terminate()
+    deadline = time.monotonic() + STOP_GRACE
+    for process in workers:
+        process.join(max(0.0, deadline - time.monotonic()))
         if process.is_alive():
-            process.terminate()
+            process.kill()
+            process.join(STOP_GRACE)
 
 
 def _result(future: Future) -> Chunk:

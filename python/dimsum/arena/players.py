@@ -43,7 +43,12 @@ class Entrant:
 def spec_name(kind: str, params: Dict[str, Any]) -> str:
     """``ismcts:c=0.7,simulations=1000``: the spec written back, parameters sorted by name. A callable
     value (the llm bot's model) is written by its name, not its repr, which holds an address that
-    changes from run to run."""
+    changes from run to run. A kind whose factory has ``public_params(params)`` shows only what that
+    returns: the names go into results and records, which are shared, so the external bot shows its
+    command without machine paths (``external:command=protocol_bot``) and never a secret."""
+    public = getattr(_bots._KINDS.get(kind), "public_params", None)
+    if callable(public):
+        params = public(params)
     if not params:
         return kind
     return kind + ":" + ",".join(f"{key}={_value_name(params[key])}" for key in sorted(params))

@@ -46,6 +46,8 @@ class Results:
     cooperative: bool
     games: List[GameResult] = field(default_factory=list)
     failure: Optional[BotFailure] = None
+    # the tournament's table secret, set once no game runs any more (dimsum.arena.run's ``secret``)
+    secret: Optional[str] = None
 
     @property
     def complete(self) -> bool:
@@ -137,6 +139,7 @@ class Results:
             "complete": self.complete,
             "failure": None if self.failure is None else {**self.failure.__dict__, "description": self.failure.describe()},
             "standings": [{**s.__dict__, "interval": list(s.interval)} for s in self.standings()],
+            **({"secret": self.secret} if self.secret is not None else {}),
             "games": [{"index": g.index, "round": g.round, "seed": g.seed,
                        "players": [self.bots[b] for b in g.lineup], "returns": list(g.returns),
                        "winners": list(g.winners), "reason": g.reason, "length": g.length,

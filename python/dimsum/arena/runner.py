@@ -23,11 +23,14 @@ parent on Ctrl-C and read between games) hands back the games it finished and sa
 
 from __future__ import annotations
 
+import hashlib
+import struct
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .._common import IllegalActionError
+from .._secrets import SECRET_BYTES, check_secret
 from ..reference.rng import MASK64
 from .move_timer import MoveTimeout, MoveTimer, move_timer
 from .players import Entrant
@@ -79,7 +82,8 @@ class BotFailure:
 @dataclass(frozen=True)
 class Task:
     """What a worker needs to play some games: small, and cheap to pickle. ``move_seconds``: the
-    longest a bot may take for one move (None: no limit)."""
+    longest a bot may take for one move (None: no limit). ``secret``: the tournament's table secret,
+    from which each game's is drawn (:func:`table_secret`)."""
 
     game: str
     options: Dict[str, Any]
@@ -88,6 +92,7 @@ class Task:
     indices: Tuple[int, ...]
     record: bool
     move_seconds: Optional[float] = None
+    secret: Optional[str] = None  # the tournament's table secret: each game's is drawn from it (table_secret)
 
 
 class Chunk(NamedTuple):
@@ -114,7 +119,8 @@ def play_games(task: Task) -> Iterator[Union[GameResult, BotFailure]]:
                     raise KeyboardInterrupt("the arena was interrupted")
                 if BEACON is not None:
                     BEACON.playing(index)
-                outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer)
+                outcome = play_game(game, task.entrants, makers, task.schedule, index, task.record, timer,
+                                    task.secret)
                 yield outcome
                 if isinstance(outcome, BotFailure):
                     return
@@ -153,8 +159,37 @@ def tell_game_over(bots: List[Any], state: Any) -> Optional[Tuple[int, str]]:
     return failed
 
 
+def table_secret(secret: str, index: int) -> str:
+    """Game ``index``'s table secret, drawn from the tournament's ``secret`` by a keyed BLAKE2b
+    (``dimsum._secrets``): the same for the same tournament secret wherever the game is played;
+    from one game's secret nothing of another game's, nor of the tournament's, can be computed."""
+    digest = hashlib.blake2b(b"dimsum-table" + struct.pack("<Q", index), key=bytes.fromhex(check_secret(secret)),
+                             digest_size=SECRET_BYTES)
+    return digest.hexdigest()
+
+
+def hand_out_secret(seats: List[Any], secret: Optional[str], index: int) -> Tuple[Optional[str], Optional[Tuple[int, str]]]:
+    """Gives game ``index``'s table secret to every bot that draws the seeds it hands to outsiders
+    from one (the ``use_table_secret(secret)`` hook: the external bot, whose program must learn
+    nothing of the deal from its seeds). Returns the secret, for the game's record, if any bot took
+    it, and the first bot whose hook raised (its seat, what it raised). Bots seeded by the schedule
+    keep their seeds: their games are the same with or without a secret."""
+    takers = [(seat, bot.use_table_secret) for seat, bot in enumerate(seats)
+              if callable(getattr(bot, "use_table_secret", None))]
+    if not takers or secret is None:
+        return None, None
+    game_secret = table_secret(secret, index)
+    for seat, hook in takers:  # a bot in two seats hears it twice: the same secret, no harm
+        try:
+            hook(game_secret)
+        except Exception as e:  # the bot's failure, named by the caller
+            return game_secret, (seat, f"use_table_secret() raised {type(e).__name__}: {e}")
+    return game_secret, None
+
+
 def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[int], Any]], schedule: Schedule,
-              index: int, record: bool = False, timer: Optional[MoveTimer] = None) -> "GameResult | BotFailure":
+              index: int, record: bool = False, timer: Optional[MoveTimer] = None,
+              secret: Optional[str] = None) -> "GameResult | BotFailure":
     lineup = schedule.lineup_of(index)
     seed = schedule.deal_seed(index)
     bot_seeds = [schedule.bot_seed(index, seat) for seat in range(len(lineup))]
@@ -165,6 +200,10 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
         except Exception as e:  # a factory that fails for some seed is the bot's failure too
             return BotFailure(index, seat, entrants[b].name, seed, bot_seeds[seat], 0,
                               f"the bot could not be made: {type(e).__name__}: {e}")
+    game_secret, refused = hand_out_secret(seats, secret, index)
+    if refused is not None:
+        at, why = refused
+        return BotFailure(index, at, entrants[lineup[at]].name, seed, bot_seeds[at], 0, why)
     timer = timer if timer is not None else MoveTimer(None)
     state = game.new_state(seed)
     step = 0
@@ -211,7 +250,7 @@ def play_game(game: Any, entrants: Tuple[Entrant, ...], makers: List[Callable[[i
     if record:
         from ..records import Record
 
-        saved = Record.of(state, seed, [entrants[b].name for b in lineup]).to_json()
+        saved = Record.of(state, seed, [entrants[b].name for b in lineup], secret=game_secret).to_json()
     return GameResult(index, schedule.round_of(index), seed, tuple(lineup), tuple(float(r) for r in state.returns()),
                       tuple(int(w) for w in out.winners), out.reason, step, saved,
                       tuple((r, i) for r, i in replies) if any(counted) else None)

@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Optional, Union
 
 from .. import game_info
 from .._common import check_seed
+from .._secrets import check_secret
 from . import local_backend
 from .players import check_picklable, entrants as make_entrants
 from .progress import Progress
@@ -32,7 +33,7 @@ class ArenaError(RuntimeError):
 def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1, ray: Optional[str] = None,
         record_dir: Union[str, Path, None] = None, json_path: Union[str, Path, None] = None,
         progress: bool = True, chunk_size: Optional[int] = None,
-        move_seconds: Optional[float] = MOVE_SECONDS) -> Results:
+        move_seconds: Optional[float] = MOVE_SECONDS, secret: Optional[str] = None) -> Results:
     """Plays a tournament of ``bots`` at ``game`` and returns its :class:`Results`.
 
     ``game``: a Game from ``dimsum.make`` (or a game name, with default options). ``bots``: a spec
@@ -47,9 +48,14 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     a few tasks per worker). ``move_seconds``: the longest a bot may take for one move (default
     ``MOVE_SECONDS``, 60 s; None: no limit); a bot that takes longer is stopped in its move and
     stops the tournament as a failing bot does (docs/ARENA.md, "Time limit"). Records and the JSON
-    are written atomically, never through a symbolic link (an OSError).
+    are written atomically, never through a symbolic link (an OSError). ``secret``: the tournament's
+    table secret (32 hex digits, ``dimsum._secrets``; default a fresh one), from which each game's
+    is drawn and handed to the bots that send seeds to outsiders (external bots: their programs'
+    seeds come from it, never from the deal's seed); each game's record keeps its own, and the
+    JSON's last write and ``Results.secret`` keep the tournament's, so a run replays exactly.
 
-    The same seed gives the same results for any ``workers``, ``ray`` and ``chunk_size``. Bad
+    The same seed (and, with external bots, the same secret) gives the same results for any
+    ``workers``, ``ray`` and ``chunk_size``. Bad
     arguments are ValueError/TypeError before any game; a bot that fails, or Ray that cannot be
     reached, is an :class:`ArenaError` that keeps the finished games. After a failure the games
     before it still finish, so the failure named is the first by game index whatever the workers."""
@@ -68,6 +74,7 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise ValueError(f"chunk_size must be an int >= 1 or None, got {chunk_size!r}")
     move_seconds = check_move_seconds(move_seconds)
+    secret = check_secret(secret)
     if ray is not None and not isinstance(ray, str):
         raise TypeError(f"ray is None (no Ray), 'local', 'auto' or 'host:port'; got {type(ray).__name__}")
     if ray is not None and workers > 1:
@@ -85,7 +92,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
     def tasks(chunks: int) -> List[Task]:
         size = chunk_size or max(1, -(-schedule.games // chunks))
         return [Task(game.name, dict(game.options), tuple(entrants), schedule,
-                     tuple(range(start, min(start + size, schedule.games))), records is not None, move_seconds)
+                     tuple(range(start, min(start + size, schedule.games))), records is not None, move_seconds,
+                     secret)
                 for start in range(0, schedule.games, size)]
 
     label = f"{game.name}: {', '.join(results.bots)}"
@@ -135,6 +143,8 @@ def run(game: Any, bots: Any, games: int = 100, seed: int = 0, workers: int = 1,
                     raise ArenaError(str(e), results) from None
     finally:
         results.games.sort(key=lambda g: g.index)
+        if any(callable(getattr(e.factory or e.obj, "use_table_secret", None)) for e in entrants):
+            results.secret = secret  # only now, when no game runs any more (docs/ARENA.md, "Seeds")
         if json_path is not None:
             results.save(json_path)
     if results.failure is not None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from dimsum.arena.tournament import MOVE_SECONDS
 from dimsum.cli.args import at_least
@@ -17,7 +19,8 @@ EPILOG = """examples:
   python -m dimsum arena --game nice_buns --bots random,random --games 1000 --ray HEAD:6379  # a cluster
 
 exit codes: 0 done, 1 the tournament stopped (a bot failed or took longer than --move-seconds, Ray
-unreachable), 2 bad usage, 130 interrupted (the finished games are kept in --json)."""
+unreachable), 2 bad usage, 130 interrupted by Ctrl-C or SIGTERM (the finished games are kept in
+--json; every bot program is closed first)."""
 
 
 def _option(text: str) -> tuple:
@@ -38,6 +41,28 @@ def _move_seconds(text: str) -> Optional[float]:
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (or 'none')") from None
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While the tournament runs, SIGTERM (``kill``, a CI timeout, a service manager) stops it the
+    way Ctrl-C does: the workers are told to stop, every bot program is closed, the finished games
+    are kept. Left to its default, SIGTERM would end this process at once and leave the workers and
+    their bots behind. (Only where SIGTERM has its default action, and only in the main thread.)"""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+        if previous == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: left as it is
+        previous = None
+    try:
+        yield
+    finally:
+        if previous == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -63,6 +88,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--move-seconds", type=_move_seconds, default=MOVE_SECONDS, metavar="SECONDS",
                    help=f"the longest a bot may take for one move; a slower bot is stopped and stops the "
                         f"tournament, named (default {MOVE_SECONDS:g}; 'none': no limit)")
+    p.add_argument("--secret", metavar="HEX",
+                   help="the tournament's table secret (32 hex digits), from which external bots' seeds are "
+                        "drawn; the JSON of a run keeps it, to play the run again exactly (default: a fresh one)")
     p.add_argument("--no-progress", action="store_true", help="no progress display")
     return p
 
@@ -81,10 +109,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, TypeError) as e:
         p.error(f"game options: {e}")
     try:
-        results = dimsum.arena.run(game, args.bots, games=args.games, seed=args.seed, workers=args.workers,
-                                   ray=args.ray, record_dir=args.record, json_path=args.json,
-                                   progress=not args.no_progress, chunk_size=args.chunk_size,
-                                   move_seconds=args.move_seconds)
+        with _terminate_as_interrupt():
+            results = dimsum.arena.run(game, args.bots, games=args.games, seed=args.seed, workers=args.workers,
+                                       ray=args.ray, record_dir=args.record, json_path=args.json,
+                                       progress=not args.no_progress, chunk_size=args.chunk_size,
+                                       move_seconds=args.move_seconds, secret=args.secret)
     except (ValueError, TypeError) as e:  # bad bots or settings, found before any game
         p.error(str(e))
     except dimsum.arena.ArenaError as e:

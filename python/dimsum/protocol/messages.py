@@ -15,6 +15,8 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Sequence
 
+from .._files import parse_json
+
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20  # bytes: a longer line from a bot is malformed (a runaway writer, not a reply)
 
@@ -36,15 +38,23 @@ def encode(message: Dict[str, Any]) -> bytes:
 
 def decode(line: bytes, expected: str) -> Dict[str, Any]:
     """A line received as a message object with a string ``type``; ValueError saying what was wrong
-    (``expected`` names what should have come)."""
+    (``expected`` names what should have come). The line is parsed to a bounded depth
+    (``dimsum._files.parse_json``): ``[[[[...`` a million deep is refused, never a RecursionError."""
     shown = line[:120].decode("utf-8", errors="replace")
     try:
-        message = json.loads(line)
-    except ValueError:
-        raise ValueError(f"it wrote {shown!r}, which is not JSON; expected {expected}") from None
+        message = parse_json(line, f"it wrote {shown!r}, which")  # "... which is not JSON (...)"
+    except ValueError as e:
+        raise ValueError(f"{e}; expected {expected}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ValueError(f"it wrote {shown!r}, which is not a JSON object with a \"type\"; expected {expected}")
     return message
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """``text`` from a bot (its name, its stderr) made safe to print on the operator's terminal:
+    every control character (an escape sequence could move the cursor, retitle the window or
+    rewrite what is shown) written as its ``\\x..`` escape; newlines kept if asked."""
+    return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else ascii(c)[1:-1] for c in text)
 
 
 def hello() -> Dict[str, Any]:
