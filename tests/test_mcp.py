@@ -211,15 +211,15 @@ def test_a_failing_bot_stops_the_game_with_a_message():
 
 
 # ---- the server, through the SDK's client over stdio -------------------------------------------
-def run_client(body, *server_args):
-    """Starts ``python -m dimsum mcp`` (with this test run's dimsum and environment) and runs
-    ``body(call)`` with ``call(tool, **arguments) -> (is_error, text)`` from the SDK's ClientSession."""
+def run_client(body, *server_args, env=None):
+    """Starts ``python -m dimsum mcp`` (with this test run's dimsum and environment, plus ``env``) and
+    runs ``body(call)`` with ``call(tool, **arguments) -> (is_error, text)`` from the SDK's ClientSession."""
     need_module("mcp")
     import anyio
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parents[1]), **(env or {}))
     params = StdioServerParameters(command=sys.executable, args=["-m", "dimsum", "mcp", *server_args], env=env)
     out = {}
 

@@ -206,11 +206,30 @@ def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
         pass
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut the closing short
-        left = server.tables.close_all()
-        if left:
-            log.warning("%d sessions' bots were still moving; they close when their move ends", left)
+        if server.tables.close_all(SHUTDOWN_WAIT):
+            # a bot still mid-move: a program is ended now (its move then fails at once and its session
+            # closes its bots), since a client kills a server that lingers, which would leave it behind
+            _kill_bot_programs()
         signal.signal(signal.SIGTERM, previous)
+
+
+# seconds the server waits at shutdown for bot moves in progress: under the 2 s a client (the SDK's)
+# gives a server between closing its input and SIGTERM
+SHUTDOWN_WAIT = 1.5
 
 
 def _exit_on_signal(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
+
+
+def _kill_bot_programs() -> None:
+    """Kills the process group of every bot program this server started (each leads its own group)."""
+    import os
+
+    from ..protocol import process
+
+    for bot in list(process._ALL) if hasattr(os, "killpg") else ():
+        try:
+            os.killpg(bot.popen.pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
