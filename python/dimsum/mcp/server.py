@@ -200,17 +200,30 @@ def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
     that does not exit at once); then every session's bots stop and are closed before it returns."""
     server = build(max_sessions, max_moves, capabilities)
     previous = signal.signal(signal.SIGTERM, _exit_on_signal)
+    signalled = False
     try:
         server.run("stdio")
     except SystemExit:
-        pass
+        signalled = True
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut the closing short
-        if server.tables.close_all(SHUTDOWN_WAIT):
+        if server.tables.close_all(SHUTDOWN_WAIT) or signalled:
             # a bot still mid-move: a program is ended now (its move then fails at once and its session
             # closes its bots), since a client kills a server that lingers, which would leave it behind
             _kill_bot_programs()
         signal.signal(signal.SIGTERM, previous)
+    if signalled:
+        # every bot is closed or killed; the SDK's thread reading stdin would hold the exit until the
+        # client closed it, so the server leaves now
+        import os
+        import sys
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass  # the client closed its end
+        os._exit(128 + signal.SIGTERM)
 
 
 # seconds the server waits at shutdown for bot moves in progress: under the 2 s a client (the SDK's)
