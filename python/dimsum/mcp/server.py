@@ -141,7 +141,6 @@ def _strict_tool(fn: Callable[..., str], **limits: Any) -> Any:
     drops it silently, and an agent would never learn its mistake)."""
     import anyio.to_thread
     from mcp.server.mcpserver.exceptions import ToolError
-    from pydantic import ConfigDict
 
     @functools.wraps(fn)
     async def run(**kwargs: Any) -> str:
@@ -156,8 +155,8 @@ def _strict_tool(fn: Callable[..., str], **limits: Any) -> Any:
     description = " ".join((fn.__doc__ or "").split()).format(**limits)
     made = _bounded_tool().from_function(run, name=fn.__name__, description=description, structured_output=False)
     loose = made.fn_metadata.arg_model
-    made.fn_metadata.arg_model = type(loose.__name__, (loose,), {
-        "model_config": ConfigDict(**{**loose.model_config, "extra": "forbid"}), "__module__": loose.__module__})
+    strict: Dict[str, Any] = {**loose.model_config, "extra": "forbid"}  # pydantic's ConfigDict is this dict
+    made.fn_metadata.arg_model = type(loose.__name__, (loose,), {"model_config": strict, "__module__": loose.__module__})
     made.parameters["additionalProperties"] = False
     return made
 
