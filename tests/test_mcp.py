@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import dimsum
-from dimsum.mcp import Table, Tables
+from dimsum.mcp import Capabilities, Table, Tables
 from dimsum.records import Record
 from dimsum.render import to_svg
 from dimsum.testing import profile
@@ -22,6 +22,11 @@ from needs import need_module
 import processes
 
 GAME_OVER = "The game is over:"
+SEEDED = Capabilities(client_seeds=True)  # these tests fix their deals, as the operator's --allow-seeds lets a client
+
+
+def seeded_tables(**limits):
+    return Tables(capabilities=SEEDED, **limits)
 
 
 def small(name):
@@ -31,16 +36,17 @@ def small(name):
 
 # ---- the tables, without the SDK ----------------------------------------------------------------
 def test_start_seats_the_agent_and_the_bots_move_until_its_turn():
-    table = Tables().start("pig", seat=1, bots="heuristic", seed=3)
+    table = seeded_tables().start("pig", seat=1, bots="heuristic", seed=3)
     assert table.state.current_player == 1 and table.names == ["heuristic", "agent"]
     text = table.observe()
-    assert "session g1: heuristic in seat 0, you in seat 1; seed 3" in text
+    assert "session g1: heuristic in seat 0, you in seat 1; moves 0 of at most 5000, 0 invalid" in text
+    assert "seed" not in text
     assert "seat 0 (heuristic): hold" in text and listed_moves(text) == [(0, "roll"), (1, "hold")]
     assert listed_moves(table.observe(legal=False)) == []
 
 
 def test_a_move_is_read_strictly_and_a_refused_one_is_counted_with_the_game_unchanged():
-    table = Tables().start("pig", seed=3, bots="heuristic")
+    table = seeded_tables().start("pig", seed=3, bots="heuristic")
     before = table.state.to_bytes()
     with pytest.raises(ValueError, match="'rol' is not a move of pig.*similar names: \\['roll'\\]"):
         table.play("rol")
@@ -97,18 +103,28 @@ def test_two_calls_on_one_session_at_once_take_turns():
     assert unchanged == [True] * 3 and table.state.history == [1] * 6 and table.invalid == 0
 
 
-def test_the_same_seed_and_moves_give_the_same_game():
+def test_the_same_seed_secret_and_moves_give_the_same_game_and_the_record_keeps_both():
+    """The bots draw from the table's secret, not from the deal: the record holds both, so a game
+    is repeated exactly from its seed, secret and the agent's moves."""
+    from dimsum._secrets import new_secret
+    from dimsum.mcp.table import seat_bots
+
+    game = dimsum.make("nice_buns", players=3, max_turns=10)
+    secret = new_secret()
     records = []
     for _ in range(2):
-        table = Tables().start("nice_buns", bots="random", seed=8, options={"players": 3, "max_turns": 10})
+        bots, names = seat_bots(game, "random", 0, secret)
+        table = Table("t", game, 0, 8, bots, names, None, secret=secret)
         while not table.state.is_terminal:
             table.play(listed_moves(table.observe())[0][1])
         records.append(table.record())
     assert records[0] == records[1]
+    record = Record.loads(records[0])
+    assert (record.seed, record.secret) == (8, secret)
 
 
 def test_the_record_is_given_only_once_the_game_is_over_and_replays_it():
-    table = Tables().start("yum_cha", bots="heuristic", seed=2, options=small("yum_cha"))
+    table = seeded_tables().start("yum_cha", bots="heuristic", seed=2, options=small("yum_cha"))
     with pytest.raises(ValueError, match="once the game is over: it holds the seed"):
         table.record()
     while not table.state.is_terminal:
@@ -122,28 +138,28 @@ def test_the_record_is_given_only_once_the_game_is_over_and_replays_it():
 
 
 def test_the_picture_is_the_seats_view():
-    table = Tables().start("yum_cha", seed=4, options=small("yum_cha"))
+    table = seeded_tables().start("yum_cha", seed=4, options=small("yum_cha"))
     assert table.picture() == to_svg(table.state, 0, table.names) != to_svg(table.state, None, table.names)
 
 
 def test_dim_sum_jam_charges_each_agent_move_its_declared_ticks():
     for move_ticks, expected in ((None, 50), (7, 7)):
-        table = Tables().start("dim_sum_jam", bots="heuristic", seed=1, options={"players": 2}, move_ticks=move_ticks)
+        table = seeded_tables().start("dim_sum_jam", bots="heuristic", seed=1, options={"players": 2}, move_ticks=move_ticks)
         assert f"each of your moves is charged {expected} ticks" in table.observe()
         for _ in range(5):
             step = len(table.state.timeline)
             table.play(listed_moves(table.observe())[0][1])
             assert table.state.timeline[step][1] == expected
     with pytest.raises(ValueError, match="move_ticks is for a game on the clock"):
-        Tables().start("pig", move_ticks=5)
+        seeded_tables().start("pig", move_ticks=5)
     with pytest.raises(ValueError, match="move_ticks is for a game on the clock"):
-        Tables().start("dim_sum_jam", options={"ticks_per_action": 0}, move_ticks=5)
+        seeded_tables().start("dim_sum_jam", options={"ticks_per_action": 0}, move_ticks=5)
     with pytest.raises(ValueError, match="move_ticks is an int from 0 to 1000000"):
-        Tables().start("dim_sum_jam", move_ticks=-1)
+        seeded_tables().start("dim_sum_jam", move_ticks=-1)
 
 
 def test_sessions_and_moves_are_bounded_and_end_game_frees_a_place():
-    tables = Tables(max_sessions=2, max_moves=2)
+    tables = seeded_tables(max_sessions=2, max_moves=2)
     first = tables.start("pig", seed=1)
     tables.start("pig", seed=2)
     with pytest.raises(ValueError, match=r"2 games are open, the most this server holds \(2\); end one"):
@@ -170,14 +186,14 @@ def test_sessions_and_moves_are_bounded_and_end_game_frees_a_place():
     ({"game": "pig", "options": {"colour": 1}}, ValueError, "colour"),
     ({"game": "pig", "options": [1]}, TypeError, "options is an object"),
     ({"game": "pig", "bots": "random,random"}, ValueError, "names 2 bots but only 1 seats"),
-    ({"game": "pig", "bots": "wizard"}, ValueError, "unknown bot kind 'wizard'"),
-    ({"game": "pig", "bots": "llm"}, TypeError, "needs model="),
+    ({"game": "pig", "bots": "wizard"}, ValueError, "bot 'wizard' is not one this server lets a client choose"),
+    ({"game": "pig", "bots": "llm"}, ValueError, "bot 'llm' is not one this server lets a client choose"),
     ({"game": "pig", "bots": 3}, TypeError, "bots is a spec list"),
     ({"game": "pig", "seed": 2 ** 70}, ValueError, "seed must fit in 64 bits"),
     ({"game": "pig", "seed": "7"}, TypeError, "seed must be an int"),
 ])
 def test_bad_start_arguments_are_clear_errors_and_open_no_session(kwargs, error, message):
-    tables = Tables()
+    tables = seeded_tables()
     with pytest.raises(error, match=message):
         tables.start(**kwargs)
     assert tables.sessions() == []
@@ -195,15 +211,15 @@ def test_a_failing_bot_stops_the_game_with_a_message():
 
 
 # ---- the server, through the SDK's client over stdio -------------------------------------------
-def run_client(body, *server_args):
-    """Starts ``python -m dimsum mcp`` (with this test run's dimsum and environment) and runs
-    ``body(call)`` with ``call(tool, **arguments) -> (is_error, text)`` from the SDK's ClientSession."""
+def run_client(body, *server_args, env=None):
+    """Starts ``python -m dimsum mcp`` (with this test run's dimsum and environment, plus ``env``) and
+    runs ``body(call)`` with ``call(tool, **arguments) -> (is_error, text)`` from the SDK's ClientSession."""
     need_module("mcp")
     import anyio
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parents[1]), **(env or {}))
     params = StdioServerParameters(command=sys.executable, args=["-m", "dimsum", "mcp", *server_args], env=env)
     out = {}
 
@@ -257,7 +273,7 @@ def test_a_whole_game_of_each_game_through_the_sdk_client():
             is_error, text = await call("end_game", session=session)
             assert not is_error and f"{moves} moves, 0 invalid; 0 of 8 sessions open" in text
 
-    run_client(body)
+    run_client(body, "--allow-seeds")
 
 
 def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_and_arguments_clearly():
@@ -289,8 +305,8 @@ def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_and_ar
         is_error, text = await call("observe", session="g9")
         assert is_error and "no game 'g9' is open (open: g1)" in text
 
-    out = run_client(body, "--max-sessions", "1", "--max-moves", "3")
-    assert sorted(out["tools"]) == ["end_game", "get_picture", "get_record", "list_games", "observe",
+    out = run_client(body, "--max-sessions", "1", "--max-moves", "3", "--allow-seeds")
+    assert sorted(out["tools"]) == ["end_game", "get_picture", "get_record", "list_bots", "list_games", "observe",
                                     "play_move", "rules", "start_game"]
     assert "At most 1 games are open" in out["tools"]["start_game"].description
     assert out["tools"]["start_game"].input_schema["additionalProperties"] is False

@@ -2,49 +2,70 @@
 
 Built on the official MCP Python SDK (the ``mcp`` extra: ``pip install "dimsum-games[mcp]"``). Every
 tool returns text; bad input (an unknown game or option, a move that does not parse or is not
-legal, a session that is not open, a limit reached) is a tool error (``isError``) whose text says
-what was wrong and what is allowed, and leaves every game unchanged. The games themselves are
-:mod:`.table`'s.
+legal, a session that is not open, a limit reached, a bot the server does not allow) is a tool
+error (``isError``) whose text says what was wrong and what is allowed, and leaves every game
+unchanged. Every error is bounded and gives its reason (:mod:`.agent_text`). The games themselves
+are :mod:`.table`'s; what a client may choose, :mod:`.capabilities`'.
+
+The client is not trusted (docs/SECURITY.md): each tool runs on a worker thread, so a session's
+bots thinking never hold up another session's calls; when the client goes (end of input, a
+signal), every session's bots stop before their next move and are closed before the server exits.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
+import signal
 from typing import Any, Callable, Dict, List, Optional, TypeVar
 
+from .agent_text import bound, describe, strings_of
+from .capabilities import Capabilities
 from .table import MAX_MOVES, MAX_SESSIONS, Tables
 
 INSTRUCTIONS = """\
 dimsum's tabletop games ({titles}) against bots. list_games shows the
-games and their options; rules gives a game's rules in brief; start_game seats you and returns a
-session id and your view; play_move plays a move by its exact name (or id) as listed, the bots then
+games and their options; list_bots the bots you may choose; rules gives a game's rules in brief;
+start_game seats you and returns a session id and your view; play_move plays a move by its exact name (or id) as listed, the bots then
 move until your next turn; observe shows your view again; get_picture draws it (SVG); get_record
 gives the finished game; end_game frees the session."""
 
 F = TypeVar("F", bound=Callable[..., str])
+log = logging.getLogger(__name__)
 
 
-def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
-    """The MCPServer with dimsum's tools over one :class:`Tables`."""
+def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
+          capabilities: Optional[Capabilities] = None) -> Any:
+    """The MCPServer with dimsum's tools over one :class:`Tables`; ``capabilities``: what a client may
+    choose (default: the built-in bots with their caps, no client seeds)."""
     from mcp.server.mcpserver import MCPServer
 
     import dimsum
 
     from ..llm import rules_summary
 
-    tables = Tables(max_sessions, max_moves)
+    tables = Tables(max_sessions, max_moves, capabilities)
+    allowed = tables.capabilities.allowed()
+    seeds = ("`seed` fixes the deal (this server allows it; the seed is the whole deal)"
+             if tables.capabilities.client_seeds else "the server deals the game itself (a `seed` is refused)")
     tools: List[Any] = []
 
     def tool(fn: F) -> F:
         """Makes ``fn`` a tool whose bad input is a tool error with the message, not a crash."""
-        tools.append(_strict_tool(fn, max_sessions=max_sessions, max_moves=max_moves))
+        tools.append(_strict_tool(fn, max_sessions=max_sessions, max_moves=max_moves, allowed=allowed, seeds=seeds))
         return fn
 
     @tool
     def list_games() -> str:
         """The games, their seats and their options (name, default, allowed values), as JSON."""
         return json.dumps({name: _game_entry(name) for name in dimsum.games()}, indent=1)
+
+    @tool
+    def list_bots() -> str:
+        """The bots you may choose for start_game's `bots` and their parameters' caps, the server
+        operator's bots by name, and whether you may give a seed, as JSON."""
+        return json.dumps(tables.capabilities.describe(), indent=1)
 
     @tool
     def rules(game: str) -> str:
@@ -57,7 +78,7 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
                    legal_moves: bool = True) -> str:
         """Starts a game of `game` with you in `seat` and bots in the other seats: `bots` is a spec
         list in seat order, the last repeated ('random', 'heuristic', 'ismcts:simulations=200',
-        'heuristic,random'). `seed` fixes the deal (default: a fresh one, shown). `options`: game
+        'heuristic,random'); {allowed}. {seeds}. `options`: game
         options as list_games shows them. `move_ticks` (Dim Sum Jam on the clock only): ticks each
         of your moves is charged (default the game's ticks_per_action). The bots move until your
         turn; returns the session id and your view (its legal moves listed unless legal_moves is
@@ -87,17 +108,19 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
 
     @tool
     def get_record(session: str) -> str:
-        """The finished game `session` as a dimsum record (JSON: game, options, seed, every step, returns),
+        """The finished game `session` as a dimsum record (JSON: game, options, seed, table secret, every step, returns),
         which `python -m dimsum replay` turns into a page. Only once the game is over."""
         return tables.get(session).record()
 
     @tool
     def end_game(session: str) -> str:
-        """Closes game `session` (finished or not) and frees its place; says how it stood."""
+        """Closes game `session` (finished or not): its bots stop and are closed, its place is freed
+        once they are; says how it stood."""
         table = tables.end(session)
         state = table.state
         result = state.outcome.description if state.is_terminal else "not finished"
-        return (f"session {session} ended ({result}); {table.moves} moves, {table.invalid} invalid; "
+        closing = "" if table.closed.is_set() else "; its bots close when their move in progress ends"
+        return (f"session {session} ended ({result}); {table.moves} moves, {table.invalid} invalid{closing}; "
                 f"{len(tables.sessions())} of {tables.max_sessions} sessions open")
 
     titles = ", ".join(dimsum.game_info(name).title for name in dimsum.games())
@@ -108,28 +131,51 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> Any:
     return server
 
 
-def _strict_tool(fn: Callable[..., str], **limits: int) -> Any:
-    """The SDK tool of ``fn``: its docstring (with ``limits`` filled in) describes it; a ValueError or
-    TypeError it raises is a tool error with its message; an argument it does not take is refused
-    (the SDK's default drops it silently, and an agent would never learn its mistake)."""
+def _strict_tool(fn: Callable[..., str], **limits: Any) -> Any:
+    """The SDK tool of ``fn``: its docstring (with ``limits`` filled in) describes it; it runs on a
+    worker thread (another session's call is answered meanwhile; a call the client cancels, or a
+    client that goes, leaves it to finish on its own, the session's bots stopping at their next move
+    once the session ends); a ValueError or TypeError it raises is a tool error with its message, any
+    other exception one that says what happened (:func:`.agent_text.describe`), every error bounded
+    in length (:func:`.agent_text.bound`); an argument it does not take is refused (the SDK's default
+    drops it silently, and an agent would never learn its mistake)."""
+    import anyio.to_thread
     from mcp.server.mcpserver.exceptions import ToolError
-    from mcp.server.mcpserver.tools import Tool
-    from pydantic import ConfigDict
 
     @functools.wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> str:
+    async def run(**kwargs: Any) -> str:
         try:
-            return fn(*args, **kwargs)
+            return await anyio.to_thread.run_sync(functools.partial(fn, **kwargs), abandon_on_cancel=True)
         except (ValueError, TypeError) as e:
-            raise ToolError(str(e)) from None
+            raise ToolError(bound(str(e), strings_of(kwargs))) from None
+        except Exception as e:  # a failure nobody anticipated: its reason, no traceback, no path
+            log.warning("tool %s failed", fn.__name__, exc_info=True)  # the operator's stderr has the rest
+            raise ToolError(bound(describe(e), strings_of(kwargs))) from None
 
     description = " ".join((fn.__doc__ or "").split()).format(**limits)
-    made = Tool.from_function(run, name=fn.__name__, description=description, structured_output=False)
+    made = _bounded_tool().from_function(run, name=fn.__name__, description=description, structured_output=False)
     loose = made.fn_metadata.arg_model
-    made.fn_metadata.arg_model = type(loose.__name__, (loose,), {
-        "model_config": ConfigDict(**{**loose.model_config, "extra": "forbid"}), "__module__": loose.__module__})
+    strict: Dict[str, Any] = {**loose.model_config, "extra": "forbid"}  # pydantic's ConfigDict is this dict
+    made.fn_metadata.arg_model = type(loose.__name__, (loose,), {"model_config": strict, "__module__": loose.__module__})
     made.parameters["additionalProperties"] = False
     return made
+
+
+@functools.lru_cache(maxsize=None)
+def _bounded_tool() -> Any:
+    """The SDK's Tool, its every error (its own argument checks' too) bounded in length with paths
+    the client did not give hidden. Made at first use: the SDK is an optional extra."""
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.tools import Tool
+
+    class BoundedTool(Tool):
+        async def run(self, arguments: Dict[str, Any], context: Any, convert_result: bool = False) -> Any:
+            try:
+                return await super().run(arguments, context, convert_result)
+            except ToolError as e:
+                raise ToolError(bound(str(e), strings_of(arguments))) from None
+
+    return BoundedTool
 
 
 def _game_entry(name: str) -> Dict[str, Any]:
@@ -147,6 +193,55 @@ def _game_entry(name: str) -> Dict[str, Any]:
     return {"title": dimsum.game_info(name).title, "default_players": game.players, "options": options}
 
 
-def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES) -> None:
-    """Serves over stdin/stdout until the client closes them."""
-    build(max_sessions, max_moves).run("stdio")
+def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
+        capabilities: Optional[Capabilities] = None) -> None:
+    """Serves over stdin/stdout until the client closes them (or SIGTERM, as a client ends a server
+    that does not exit at once); then every session's bots stop and are closed before it returns."""
+    server = build(max_sessions, max_moves, capabilities)
+    previous = signal.signal(signal.SIGTERM, _exit_on_signal)
+    signalled = False
+    try:
+        server.run("stdio")
+    except SystemExit:
+        signalled = True
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second SIGTERM does not cut the closing short
+        if server.tables.close_all(SHUTDOWN_WAIT) or signalled:
+            # a bot still mid-move: a program is ended now (its move then fails at once and its session
+            # closes its bots), since a client kills a server that lingers, which would leave it behind
+            _kill_bot_programs()
+        signal.signal(signal.SIGTERM, previous)
+    if signalled:
+        # every bot is closed or killed; the SDK's thread reading stdin would hold the exit until the
+        # client closed it, so the server leaves now
+        import os
+        import sys
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass  # the client closed its end
+        os._exit(128 + signal.SIGTERM)
+
+
+# seconds the server waits at shutdown for bot moves in progress: under the 2 s a client (the SDK's)
+# gives a server between closing its input and SIGTERM
+SHUTDOWN_WAIT = 1.5
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _kill_bot_programs() -> None:
+    """Kills the process group of every bot program this server started (each leads its own group)."""
+    import os
+
+    from ..protocol import process
+
+    for bot in list(process._ALL) if hasattr(os, "killpg") else ():
+        try:
+            os.killpg(bot.popen.pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
