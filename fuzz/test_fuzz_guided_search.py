@@ -21,6 +21,7 @@ from fuzzlib import GAMES, RUNS, budget, make, reachable, sampled_configs, seede
 
 FLOAT32_MAX = float(np.finfo(np.float32).max)
 SCALES = [0.0, 1e-38, 1e-30, 1e-3, 1.0, 30.0, 1e3, 1e15, 1e20, 1e30, 1e38, FLOAT32_MAX]
+HUGE = [1e20, 1e30, 1e38, FLOAT32_MAX]
 ACTIVATIONS = ["tanh", "relu", "none"]
 SEARCHES = [dict(guide="policy", rollout="heuristic"), dict(guide="policy_ucb", rollout="heuristic"),
             dict(guide="policy_heuristic", rollout="random"), dict(guide="heuristic", rollout="policy"),
@@ -36,9 +37,13 @@ def networks(draw, game):
     widths = [sum(game.num_actions if p == "action_mask" else size for p in inputs), *hidden, game.num_actions]
     seed = draw(st.integers(0, 2**32 - 1), label="seed")
     rng = np.random.default_rng(seed)
+    # half the networks huge in every layer, without a saturating activation: most of those
+    # overflow (the attack); the others mix any scale and activation
+    huge = draw(st.booleans(), label="huge")
+    scales, activations = (HUGE, ["relu", "none"]) if huge else (SCALES, ACTIVATIONS)
     layers = []
     for k, (n_in, n_out) in enumerate(zip(widths[:-1], widths[1:])):
-        scale = draw(st.sampled_from(SCALES), label=f"scale{k}")
+        scale = draw(st.sampled_from(scales), label=f"scale{k}")
         pattern = draw(st.sampled_from(["normal", "positive", "negative", "constant"]), label=f"pattern{k}")
         w = {"normal": rng.standard_normal((n_out, n_in)), "positive": np.abs(rng.standard_normal((n_out, n_in))),
              "negative": -np.abs(rng.standard_normal((n_out, n_in))), "constant": np.ones((n_out, n_in))}[pattern]
@@ -47,7 +52,7 @@ def networks(draw, game):
         bias = np.clip(rng.standard_normal(n_out) * draw(st.sampled_from(SCALES), label=f"bias{k}"),
                        -FLOAT32_MAX, FLOAT32_MAX).astype(np.float32)
         last = k == len(widths) - 2
-        layers.append(Layer(weight, bias, "none" if last else draw(st.sampled_from(ACTIVATIONS), label=f"act{k}")))
+        layers.append(Layer(weight, bias, "none" if last else draw(st.sampled_from(activations), label=f"act{k}")))
     normalization = None
     if draw(st.booleans(), label="normalized"):
         normalization = {"offset": rng.standard_normal(size).astype(np.float32),
@@ -84,6 +89,11 @@ def test_guided_search_over_extreme_networks(name, data):
         return
     policy = data.draw(networks(game), label="network")
     net = native(policy)
+    views = np.stack([np.asarray(state.observation(p), np.float32).ravel() for p in range(game.players)])
+    masks = np.repeat(np.asarray(state.legal_mask(), np.uint8)[None], game.players, axis=0)
+    finite = bool(np.isfinite(net.logits(views, masks)).all())
+    if not finite:  # the attack: the priors would be NaN (counted, so that a run shows it was tried)
+        RUNS["guided search: networks with logits of +-inf or NaN"] += 1
     for params in SEARCHES:
         simulations = data.draw(st.integers(1, 40), label="simulations")
         threads = data.draw(st.sampled_from([1, 1, 2]), label="threads")
@@ -98,9 +108,7 @@ def test_guided_search_over_extreme_networks(name, data):
     except PolicyFileError as e:
         assert "fuzzed: layer" in str(e)
         return
-    views = np.stack([np.asarray(state.observation(p), np.float32).ravel() for p in range(game.players)])
-    masks = np.repeat(np.asarray(state.legal_mask(), np.uint8)[None], game.players, axis=0)
-    assert np.isfinite(net.logits(views, masks)).all()
+    assert finite
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -200,8 +200,8 @@ def parse(data: bytes, name: str = "<bytes>") -> Policy:
             observation_layout=[(str(n), int(a), int(b)) for n, a, b in header["observation"]["layout"]],
             inputs=tuple(header["inputs"]), layers=layers, normalization=normalization,
             source=str(header.get("source", "")), extra={k: v for k, v in header.items() if k not in known})
-    except PolicyFileError:
-        raise
+    except PolicyFileError as e:  # an array that does not fit: said with the file's name
+        raise fail(str(e)) from None
     except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:  # parse_json's ValueError included
         raise fail(f"its header is malformed ({type(e).__name__}: {e})") from None
     try:
@@ -215,10 +215,15 @@ def _arrays(listing: Sequence[Any], payload: bytes) -> Dict[str, np.ndarray]:
     arrays: Dict[str, np.ndarray] = {}
     offset = 0
     for name, shape in listing:
-        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        if any(int(d) < 0 for d in shape) or offset + 4 * count > len(payload):
+        # the dimensions as Python ints (no int64 overflow in their product), each a count
+        if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in shape):
+            raise PolicyFileError(f"array {name!r}: its shape {str(shape)[:80]} is not a list of whole numbers")
+        count = 1
+        for d in shape:
+            count *= d
+        if any(d < 0 for d in shape) or offset + 4 * count > len(payload):
             raise PolicyFileError(f"array {name!r} of shape {shape} runs past the end of the payload")
-        arrays[str(name)] = np.frombuffer(payload, "<f4", count, offset).reshape([int(d) for d in shape]).astype(np.float32)
+        arrays[str(name)] = np.frombuffer(payload, "<f4", count, offset).reshape(shape).astype(np.float32)
         offset += 4 * count
     if offset != len(payload):
         raise PolicyFileError(f"the payload has {len(payload) - offset} bytes that no array claims")
@@ -272,7 +277,7 @@ def check_bounded(policy: Policy, low: Any, high: Any, name: str = "the policy")
 
     Interval arithmetic in float64 on magnitudes: with |x_i| <= m_i, every partial sum of layer k's
     output o is at most |b_o| + sum_i |W_oi| m_i; tanh bounds its output by 1, relu and none by
-    the sum's bound. A network that passes computes only finite logits on every observation
+    the sum's bound. (The C++ network's centred first layer sums at most three times that.) A network that passes computes only finite logits on every observation
     within the bounds, so its priors are a distribution; one that fails (a weight of 1e30, a
     diverged training run) would overflow to +-inf and NaN on some of them, and is refused here,
     at load, rather than fall back to uniform priors in the middle of a search."""
@@ -280,12 +285,14 @@ def check_bounded(policy: Policy, low: Any, high: Any, name: str = "the policy")
     if low.shape != (policy.observation_size,) or high.shape != (policy.observation_size,):
         raise PolicyFileError(f"{name}: the game's observation bounds have shape {low.shape}, not "
                               f"({policy.observation_size},)")
+    # the observation's magnitude, over [low, high] and 0: the C++ network feeds x less the input
+    # of an all-zero observation and adds that one's sums to the first bias, both bounded by these
+    ends = (low, high, np.zeros_like(low))
     norm = policy.normalization
-    if norm is not None:  # clip((x - offset) * scale, -clip, clip), on each end of [low, high]
-        ends = [(bound - norm["offset"].astype(np.float64)) * norm["scale"].astype(np.float64) for bound in (low, high)]
-        obs = np.minimum(np.maximum(np.abs(ends[0]), np.abs(ends[1])), float(norm["clip"]))
-    else:
-        obs = np.maximum(np.abs(low), np.abs(high))
+    if norm is not None:  # clip((x - offset) * scale, -clip, clip) is monotonic in x: its ends bound it
+        offset, scale = norm["offset"].astype(np.float64), norm["scale"].astype(np.float64)
+        ends = tuple(np.clip((end - offset) * scale, -float(norm["clip"]), float(norm["clip"])) for end in ends)
+    obs = np.max(np.abs(np.stack(ends)), axis=0)
     with np.errstate(over="ignore", invalid="ignore"):
         m = np.concatenate([np.ones(policy.num_actions) if part == "action_mask" else obs for part in policy.inputs])
         for i, layer in enumerate(policy.layers):
