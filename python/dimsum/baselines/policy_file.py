@@ -34,6 +34,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._files import parse_json, read_regular
+
 MAGIC = b"DSPOLICY"
 FORMAT_VERSION = 1
 INPUTS = ("action_mask", "observation")
@@ -155,10 +157,12 @@ def write(path: Union[str, Path], policy: Policy) -> None:
 
 def read(path: Union[str, Path]) -> Policy:
     """The policy in ``path``; PolicyFileError if it is not a whole, consistent policy file of this
-    format version, OSError if it cannot be read."""
-    path = Path(path)
-    with open(path, "rb") as f:
-        data = f.read(MAX_BYTES + 1)
+    format version, or not a regular file of at most MAX_BYTES (a FIFO or a device is refused
+    without being read: it never blocks), OSError if it cannot be opened."""
+    try:
+        data = read_regular(path, "the policy file", MAX_BYTES)
+    except ValueError as e:  # not a regular file, or too large (an OSError passes as it is)
+        raise PolicyFileError(str(e)) from None
     return parse(data, str(path))
 
 
@@ -178,7 +182,10 @@ def parse(data: bytes, name: str = "<bytes>") -> Policy:
     if hashlib.sha256(body).digest() != digest:
         raise fail("its sha256 checksum does not match its contents (the file is damaged or truncated)")
     try:
-        header = json.loads(body[_PREFIX.size:_PREFIX.size + head_len].decode("utf-8"))
+        # bounded nesting: a header from elsewhere nested thousands deep is a ValueError, never a RecursionError
+        header = parse_json(body[_PREFIX.size:_PREFIX.size + head_len], "its header")
+        if not isinstance(header, dict):
+            raise TypeError(f"the header is a JSON {type(header).__name__}, not an object")
         arrays = _arrays(header["arrays"], body[_PREFIX.size + head_len:])
         layers = [Layer(arrays[l["weight"]], arrays[l["bias"]], l["activation"]) for l in header["layers"]]
         norm = header["normalization"]
@@ -193,9 +200,9 @@ def parse(data: bytes, name: str = "<bytes>") -> Policy:
             observation_layout=[(str(n), int(a), int(b)) for n, a, b in header["observation"]["layout"]],
             inputs=tuple(header["inputs"]), layers=layers, normalization=normalization,
             source=str(header.get("source", "")), extra={k: v for k, v in header.items() if k not in known})
-    except PolicyFileError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError) as e:  # UnicodeDecodeError, JSONDecodeError included
+    except PolicyFileError as e:  # an array that does not fit: said with the file's name
+        raise fail(str(e)) from None
+    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as e:  # parse_json's ValueError included
         raise fail(f"its header is malformed ({type(e).__name__}: {e})") from None
     try:
         check(policy)
@@ -208,10 +215,15 @@ def _arrays(listing: Sequence[Any], payload: bytes) -> Dict[str, np.ndarray]:
     arrays: Dict[str, np.ndarray] = {}
     offset = 0
     for name, shape in listing:
-        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        if any(int(d) < 0 for d in shape) or offset + 4 * count > len(payload):
+        # the dimensions as Python ints (no int64 overflow in their product), each a count
+        if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in shape):
+            raise PolicyFileError(f"array {name!r}: its shape {str(shape)[:80]} is not a list of whole numbers")
+        count = 1
+        for d in shape:
+            count *= d
+        if any(d < 0 for d in shape) or offset + 4 * count > len(payload):
             raise PolicyFileError(f"array {name!r} of shape {shape} runs past the end of the payload")
-        arrays[str(name)] = np.frombuffer(payload, "<f4", count, offset).reshape([int(d) for d in shape]).astype(np.float32)
+        arrays[str(name)] = np.frombuffer(payload, "<f4", count, offset).reshape(shape).astype(np.float32)
         offset += 4 * count
     if offset != len(payload):
         raise PolicyFileError(f"the payload has {len(payload) - offset} bytes that no array claims")
@@ -249,3 +261,48 @@ def check(policy: Policy) -> None:
                                       f"got shape {a.shape}")
         if not (np.isfinite(norm["clip"]) and norm["clip"] > 0):
             raise PolicyFileError(f"normalization clip must be a positive number, got {norm['clip']}")
+
+
+# The largest magnitude any sum of the network may reach, by check_bounded's bound: far above what
+# a trained network computes (its logits are tens), and a factor 10^8 below float32's largest
+# (3.4e38), so that the C++ network, which sums in float32 and in another grouping (its first
+# layer's bias holds the input at zero: policy_net.hpp, obs_at_zero), can never overflow.
+MAX_ACTIVATION = 1e30
+
+
+def check_bounded(policy: Policy, low: Any, high: Any, name: str = "the policy") -> None:
+    """PolicyFileError (a ValueError) naming ``name`` and the layer, unless no input the game can
+    give makes a sum of the network larger than MAX_ACTIVATION in magnitude: ``low``/``high``, the
+    game's observation bounds (``game.observation_bounds``), the legal mask in [0, 1].
+
+    Interval arithmetic in float64 on magnitudes: with |x_i| <= m_i, every partial sum of layer k's
+    output o is at most |b_o| + sum_i |W_oi| m_i; tanh bounds its output by 1, relu and none by
+    the sum's bound. (The C++ network's centred first layer sums at most three times that.) A network that passes computes only finite logits on every observation
+    within the bounds, so its priors are a distribution; one that fails (a weight of 1e30, a
+    diverged training run) would overflow to +-inf and NaN on some of them, and is refused here,
+    at load, rather than fall back to uniform priors in the middle of a search."""
+    low, high = np.asarray(low, np.float64), np.asarray(high, np.float64)
+    if low.shape != (policy.observation_size,) or high.shape != (policy.observation_size,):
+        raise PolicyFileError(f"{name}: the game's observation bounds have shape {low.shape}, not "
+                              f"({policy.observation_size},)")
+    # the observation's magnitude, over [low, high] and 0: the C++ network feeds x less the input
+    # of an all-zero observation and adds that one's sums to the first bias, both bounded by these
+    ends = (low, high, np.zeros_like(low))
+    norm = policy.normalization
+    if norm is not None:  # clip((x - offset) * scale, -clip, clip) is monotonic in x: its ends bound it
+        offset, scale = norm["offset"].astype(np.float64), norm["scale"].astype(np.float64)
+        ends = tuple(np.clip((end - offset) * scale, -float(norm["clip"]), float(norm["clip"])) for end in ends)
+    obs = np.max(np.abs(np.stack(ends)), axis=0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        m = np.concatenate([np.ones(policy.num_actions) if part == "action_mask" else obs for part in policy.inputs])
+        for i, layer in enumerate(policy.layers):
+            w = np.abs(layer.weight.astype(np.float64))
+            sums = w @ m + np.abs(layer.bias.astype(np.float64))
+            worst = float(np.max(sums)) if sums.size else 0.0
+            if not worst <= MAX_ACTIVATION:  # NaN too
+                raise PolicyFileError(
+                    f"{name}: layer {i} ({layer.activation}) can reach {worst:.3g} in magnitude on an observation "
+                    f"within the game's bounds, more than the {MAX_ACTIVATION:.0e} a policy may reach (float32 "
+                    f"overflows to infinity at 3.4e38: a diverged training run?); refused, as a search or a move "
+                    f"would have no probabilities to go by")
+            m = np.minimum(sums, 1.0) if layer.activation == "tanh" else sums

@@ -18,7 +18,8 @@
 namespace dimsum::bots {
 
 // probs[i] = softmax(logits)[legal[i]] over the legal actions of the player to act in s (a
-// decision node), from that player's observation; probs has legal.size entries.
+// decision node), from that player's observation; probs has legal.size entries, each finite and
+// in [0, 1] whatever the network (uniform when its logits are not finite).
 template <class G>
 void policy_priors(const PolicyNet& net, const typename G::Config& c, const typename G::State& s,
                    const LegalActions<G>& legal, std::vector<float>& probs) {
@@ -43,6 +44,15 @@ void policy_priors(const PolicyNet& net, const typename G::Config& c, const type
     total += weight[static_cast<size_t>(i)];
   }
   probs.resize(static_cast<size_t>(legal.size));
+  // A network whose logits overflowed (+-inf: exp(inf - inf) is NaN) or are NaN gives no
+  // distribution: uniform over the legal actions instead. The loader refuses such networks
+  // (policy_file.check_forward); this keeps one that slipped through out of the tree. Finite
+  // logits always give a finite total >= 1 (the top's weight is exp(0)), so a sane network's
+  // priors are untouched.
+  if (!(std::isfinite(total) && total > 0)) {
+    std::fill(probs.begin(), probs.end(), 1.0f / static_cast<float>(legal.size));
+    return;
+  }
   for (int i = 0; i < legal.size; ++i) probs[static_cast<size_t>(i)] = static_cast<float>(weight[static_cast<size_t>(i)] / total);
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace dimsum::bots {
 
@@ -91,6 +93,14 @@ int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover,
 }
 
 void SearchTree::set_priors(int32_t node, const int16_t* legal, int n, const float* probs) {
+  // The selects compare prior-weighted scores: a NaN one is never the best, and a node whose every
+  // score is NaN would expand no action at all. policy_priors never gives one (uniform instead);
+  // the tree checks it here too, in every build, rather than trust its caller.
+  for (int i = 0; i < n; ++i) {
+    if (!(std::isfinite(probs[i]) && probs[i] >= 0.0f))
+      throw std::invalid_argument("a search tree's priors must be finite and >= 0, got " + std::to_string(probs[i]) +
+                                  " for action " + std::to_string(legal[i]));
+  }
   PriorRange& range = prior_range_[static_cast<size_t>(node)];
   range.begin = static_cast<int32_t>(prior_actions_.size());
   range.count = n;
@@ -217,6 +227,12 @@ void SearchTree::mark_tried(int32_t node) {
 }
 
 int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) {
+  // Every select passes a legal action here; an action outside [0, num_actions) would index
+  // legal_at_/tried_at_ out of bounds on the next select. Checked in every build (one compare per
+  // expansion): an exception, never a write past the tables.
+  if (action < 0 || static_cast<size_t>(action) >= legal_at_.size())
+    throw std::logic_error("search tree: no action to expand (got " + std::to_string(action) + ", the actions are [0, " +
+                           std::to_string(legal_at_.size()) + "))");
   Node child;
   child.action = action;
   child.mover = mover;

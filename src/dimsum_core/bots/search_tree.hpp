@@ -65,7 +65,8 @@ class SearchTree {
   // Whether `node` has its priors yet (a tree made with `priors` only).
   bool has_priors(int32_t node) const { return prior_range_[static_cast<size_t>(node)].count >= 0; }
   // The priors of `node` (before its first select_guided): probs[i] for legal[i], the legal
-  // actions (sorted) at its first visit.
+  // actions (sorted) at its first visit. std::invalid_argument if one is not finite or is negative
+  // (policy_priors never gives one).
   void set_priors(int32_t node, const int16_t* legal, int n, const float* probs);
 
   // The guided select: of the legal actions, tried or not, the one of highest
@@ -135,7 +136,8 @@ class SearchTree {
   // in *tried how many were legal.
   template <class Score>
   int32_t best_child(int32_t node, Score&& score, int* tried);
-  // Makes a new child of `node` for `action` (its prior `prior` in a tree with priors).
+  // Makes a new child of `node` for `action` (its prior `prior` in a tree with priors);
+  // std::logic_error, in every build, for an action outside [0, num_actions).
   int32_t add_child(int32_t node, int action, int mover, float prior);
   // Stamps the actions of `node`'s children as tried in this epoch (expansion's first step).
   void mark_tried(int32_t node);
