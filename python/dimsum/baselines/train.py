@@ -46,23 +46,32 @@ Needs the sb3 extra and matplotlib (``pip install "dimsum-games[train]"``).
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
+import math
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..cli.arena import _option  # the arena's NAME=VALUE rule for --option
 from .evaluation import evaluate, win_shares  # noqa: F401  (win_shares: part of this module's API)
+from . import run_files
 from .opponents import MODES, OpponentSchedule
 from .shaping import MODES as SHAPINGS
 
+SEEDS = 1 << 64  # a seed is what dimsum's check_seed takes, folded into [0, 2**64); derived ones wrap there
+SB3_SEEDS = 1 << 32  # SB3 seeds numpy's legacy generator, which takes [0, 2**32): a seed below it is passed as it is
+MAX_STEPS = 10**12  # learner steps (and warm-ups, evaluation periods): about a year at 30,000 a second
+MAX_EVAL_GAMES = 1_000_000  # an evaluation of a million games takes hours on this machine; more is a typo
+MAX_EPOCHS = 10_000
+MAX_LAYERS = 16  # hidden layers; the trained networks have two
+ROLLOUT_STEPS = 128  # MaskablePPO's n_steps: the rollout buffer holds this many steps of every env
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from seed + this: never a training deal
 ENV_SEED_STRIDE = 10_007  # a training env rebuilt for a new opponent deals from seed + k * this
 
@@ -81,7 +90,18 @@ def git_commit() -> str:
 def plot(curve: List[Dict[str, Any]], title: str, path: Path, target: float,
          reference: Optional[Dict[str, float]] = None) -> None:
     """The curve: each evaluation series (``curve[i]["evals"]``) with its intervals against learner
-    steps and training minutes; ``reference``: a labelled horizontal line (the heuristic team's rate)."""
+    steps and training minutes; ``reference``: a labelled horizontal line (the heuristic team's rate).
+    Drawn to bytes and written through the atomic writer (never through a link at ``path``)."""
+    from .._files import write_atomically
+
+    write_atomically(path, plot_png(curve, title, target, reference))
+
+
+def plot_png(curve: List[Dict[str, Any]], title: str, target: float,
+             reference: Optional[Dict[str, float]] = None) -> bytes:
+    """``plot``'s picture as PNG bytes."""
+    import io
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -109,8 +129,10 @@ def plot(curve: List[Dict[str, Any]], title: str, path: Path, target: float,
     axes[0].legend(loc="best", fontsize=7)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=90)
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=90)
     plt.close(fig)
+    return png.getvalue()
 
 
 SERIES = {"heuristic": "vs heuristic", "previous": "vs its previous checkpoint",
@@ -118,6 +140,32 @@ SERIES = {"heuristic": "vs heuristic", "previous": "vs its previous checkpoint",
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    """Trains as the module's docstring says. Exit codes: 0 when the run is done; 2 for a usage
+    error (argparse's, every argument checked before the training stack is imported); 1 when a
+    file cannot be written (a symbolic link where one goes is refused, never followed); 128 + the
+    signal when stopped by one (130 for Ctrl-C, 143 for SIGTERM), after recording what was done."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    game, seed = _check_arguments(parser, args)  # all of them, before torch is imported
+    out = _out_directory(args)
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous_term = signal.signal(signal.SIGTERM, _stop) if main_thread else None  # `kill PID` stops as Ctrl-C does
+    try:
+        return _train(parser, args, game, seed, argv)
+    except KeyboardInterrupt as e:  # before the training loop (imports, imitation) or while recording after it
+        signum = getattr(e, "signum", signal.SIGINT)
+        print(f"python -m dimsum.baselines.train: interrupted ({signal.Signals(signum).name}); the checkpoints and "
+              f"curve.json written so far stay in {out}", file=sys.stderr, flush=True)
+        return 128 + signum
+    except OSError as e:  # a file of the run that cannot be written: a link planted there, a full disk
+        print(f"python -m dimsum.baselines.train: error: {e}", file=sys.stderr, flush=True)
+        return 1
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous_term)
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m dimsum.baselines.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a game name (nice_buns, yum_cha, ...)")
     parser.add_argument("--players", type=int, default=2)
@@ -152,35 +200,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--target", type=float, default=0.75, help="the win share whose first reach is recorded")
     parser.add_argument("--out", type=Path, default=None, help="the run's directory (default runs/GAME-Np-seedS)")
     parser.add_argument("--ship", type=Path, default=None, help="copy the best policy and its record here")
-    args = parser.parse_args(argv)
-    if args.envs is None:
-        args.envs = max(1, 64 // max(1, args.players)) * max(1, args.players)
-    for name in ("players", "steps", "envs", "eval_every", "eval_games"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    if args.imitate < 0 or args.imitate_epochs < 1:
-        parser.error(f"--imitate must be >= 0 and --imitate-epochs >= 1, got {args.imitate}, {args.imitate_epochs}")
-    if args.warm_start < 0:
-        parser.error(f"--warm-start must be >= 0, got {args.warm_start}")
-    if args.critic_warmup < 0:
-        parser.error(f"--critic-warmup must be >= 0, got {args.critic_warmup}")
-    if args.resume is not None and args.imitate:
-        parser.error("--resume and --imitate both make the starting policy: give one")
-    if args.envs % args.players:
-        parser.error(f"--envs ({args.envs}) must be a multiple of --players ({args.players}): env i learns seat i mod players")
+    return parser
 
+
+def _train(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any, seed: int,
+           argv: Optional[List[str]]) -> int:
     import dimsum
 
     options = {"players": args.players, **dict(args.option)}
-    if any(name == "players" for name, _ in args.option):
-        parser.error("give the player count as --players, not --option players=N")
-    try:
-        game = dimsum.make(args.game, **options)
-    except (ValueError, TypeError) as e:
-        parser.error(str(e))
     cooperative = dimsum.game_info(args.game).cooperative  # one shared return: the team's win is the target
-    if args.shaping != "none" and args.game != "dim_sum_jam":
-        parser.error(f"--shaping {args.shaping} is for dim_sum_jam")
 
     from .policy_file import describe, read
     from .resume import freeze_actor, hidden_widths, load_into
@@ -213,16 +241,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         net_arch=dict(pi=list(hidden), vf=list(hidden)), activation_fn=torch.nn.ReLU if activation == "relu" else torch.nn.Tanh)}
 
     torch.set_num_threads(1)  # small networks: more threads only contend for the shared cores
-    out = args.out or Path("runs") / f"{args.game}-{args.players}p-seed{args.seed}"
+    out = _out_directory(args)
     out.mkdir(parents=True, exist_ok=True)
     seats = [i % args.players for i in range(args.envs)]  # every seat learned, as every seat is evaluated
-    schedule = OpponentSchedule(args.opponents, args.warm_start, args.seed)
+    schedule = OpponentSchedule(args.opponents, args.warm_start, seed)
 
     def training_env(opponent: str, weights: Optional[str], rebuilt: int, previous: Any = None) -> Any:
         """The training VecEnv against ``opponent``; a rebuilt one deals new games and keeps the
         observation statistics ``previous`` (the VecNormalize it replaces) gathered."""
         raw = DimsumVecEnv(args.game, num_envs=args.envs, learner_seat=seats, opponent=opponent,
-                           opponent_weights=weights, threads=1, seed=args.seed + ENV_SEED_STRIDE * rebuilt, **options)
+                           opponent_weights=weights, threads=1, seed=_offset(seed, ENV_SEED_STRIDE * rebuilt), **options)
         paid = raw if args.shaping == "none" else shaping.wrap(raw, game)
         wrapped = VecNormalize(VecMonitor(paid), norm_obs_keys=["observation"], norm_reward=False)
         if previous is not None:
@@ -233,7 +261,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     env = training_env("heuristic", None, 0)
     against: Any = ("heuristic", None)
     rebuilt = 0
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=512, n_epochs=4, seed=args.seed,
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=128, batch_size=512, n_epochs=4, seed=seed % SB3_SEEDS,
                         device="cpu", verbose=0, **policy_kwargs)
     command = "python -m dimsum.baselines.train " + " ".join(sys.argv[1:] if argv is None else argv)
     commit = git_commit()  # the code as it starts: the tree may move on while it trains
@@ -249,10 +277,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         w0, c0 = time.perf_counter(), time.process_time()
         path = out / f"step-{steps:08d}.dspolicy"
         export_sb3(model, path, game, env, source=f"{command} (checkpoint at {steps} steps)")
-        seed = args.seed + EVAL_SEED_OFFSET + len(curve)
+        deal = _offset(seed, EVAL_SEED_OFFSET + len(curve))
 
         def games(opponent: str, weights: Optional[Path] = None) -> Dict[str, Any]:
-            return evaluate(model, env.normalize_obs, args.game, options, args.eval_games, seed, opponent=opponent,
+            return evaluate(model, env.normalize_obs, args.game, options, args.eval_games, deal, opponent=opponent,
                             opponent_weights=None if weights is None else str(weights), cooperative=cooperative)
 
         evals: Dict[str, Any] = {}
@@ -275,11 +303,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                          for k, v in evals.items())
         print(f"{steps:>9} steps {minutes:6.1f} min (training CPU {cpu:6.0f} s): wins in {head['games']} games "
               f"{line}", flush=True)
-        (out / "curve.json").write_text(json.dumps(curve, indent=1))
+        run_files.write_json(out / "curve.json", curve)
 
     imitation: Optional[Dict[str, Any]] = None
     if args.imitate:
-        imitation = imitate(model, env, args.imitate, args.imitate_epochs, args.seed)
+        imitation = imitate(model, env, args.imitate, args.imitate_epochs, seed)
         checkpoint()  # the clone at 0 PPO steps: where RL starts (and, in self-play, its first opponent)
     if resumed is not None:
         load_into(model, env, resumed)
@@ -287,8 +315,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     progress = progress_callback(args.steps)
     print(f"MaskablePPO on {args.game} {describe(options)} against {schedule.describe()}, seed {args.seed}, "
           f"{args.steps} learner steps, {args.envs} envs; writing to {out}", flush=True)
-    stopped = False
-    previous_term = signal.signal(signal.SIGTERM, _stop)  # `kill PID` stops the run as Ctrl-C does
+    stopped = 0  # the signal that stopped the run early, if one did
     try:
         while model.num_timesteps < args.steps:
             pick = schedule.pick(model.num_timesteps, checkpoints)
@@ -305,17 +332,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             with freeze_actor(model) if warming else nullcontext():
                 model.learn(total_timesteps=period, reset_num_timesteps=False, callback=progress)
             checkpoint()
-    except KeyboardInterrupt:  # Ctrl-C (SIGINT) ends the run early: the checkpoints so far still make a record
-        stopped = True
-        print(f"interrupted at {model.num_timesteps} steps: recording the checkpoints so far", flush=True)
+    except KeyboardInterrupt as e:  # Ctrl-C (SIGINT) or SIGTERM ends the run early: the checkpoints so far make a record
+        stopped = getattr(e, "signum", signal.SIGINT)
+        print(f"interrupted ({signal.Signals(stopped).name}) at {model.num_timesteps} steps: recording the "
+              "checkpoints so far", flush=True)
         if not curve or curve[-1]["steps"] != model.num_timesteps:
             checkpoint()
-    finally:
-        signal.signal(signal.SIGTERM, previous_term)
     progress.close()
     head = "team" if cooperative else "heuristic"
     best = max(curve, key=lambda c: (c["win"], c["steps"]))
-    shutil.copyfile(out / best["checkpoint"], out / "best.dspolicy")
+    run_files.copy_policy(out / best["checkpoint"], out / "best.dspolicy")
     reached = next((c for c in curve if c["win"] >= args.target), None)
     record = {
         "command": command, "game": args.game, "options": options, "seed": args.seed, "steps": model.num_timesteps,
@@ -327,11 +353,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                      + (f", reward shaping {args.shaping} (shaping.py)" if args.shaping != "none" else ""),
         "imitation": imitation,
         "resumed_from": None if resumed is None else {"path": str(args.resume), "source": resumed.source},
-        "measure": "policy " + SERIES[head], "stopped_early": stopped, "git_commit": commit, "versions": _versions(),
+        "measure": "policy " + SERIES[head], "stopped_early": bool(stopped), "git_commit": commit, "versions": _versions(),
         "best": best,
         "target": args.target, "first_at_target": reached, "machine": "2 cores shared with other jobs; nice, torch on 1 thread",
     }
-    (out / "record.json").write_text(json.dumps(record, indent=1))
+    run_files.write_json(out / "record.json", record)
     try:
         plot(curve, f"MaskablePPO on {args.game}, {args.players} players, seed {args.seed}", out / "curve.png", args.target)
     except ImportError:
@@ -341,11 +367,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.ship:
         args.ship.mkdir(parents=True, exist_ok=True)
         stem = f"{args.game}-{args.players}p"
-        shutil.copyfile(out / "best.dspolicy", args.ship / f"{stem}.dspolicy")
-        (args.ship / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n")
+        run_files.copy_policy(out / "best.dspolicy", args.ship / f"{stem}.dspolicy")
+        run_files.write_json(args.ship / f"{stem}.json", record, "\n")
         print(f"shipped to {args.ship / stem}.dspolicy")
     env.close()
-    return 0
+    if stopped:
+        print(f"stopped early by {signal.Signals(stopped).name}: exit code {128 + stopped}", flush=True)
+    return 128 + stopped if stopped else 0
 
 
 def imitate(model: Any, env: Any, steps: int, epochs: int, seed: int) -> Dict[str, Any]:
@@ -379,18 +407,129 @@ def imitate(model: Any, env: Any, steps: int, epochs: int, seed: int) -> Dict[st
 
 
 def _widths(text: str) -> List[int]:
-    """``--hidden``: comma-separated positive widths, ``"128,128"``."""
+    """``--hidden``: comma-separated positive widths, ``"128,128"`` (at most MAX_LAYERS of them;
+    their total size is checked against the game's in _check_arguments)."""
+    if text.count(",") >= MAX_LAYERS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_LAYERS} hidden widths, got {text.count(',') + 1}")
     try:
         widths = [int(w) for w in text.split(",")]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"hidden widths are positive integers separated by commas, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"hidden widths are positive integers separated by commas, got {text[:80]!r}") from None
     if not widths or min(widths) < 1:
-        raise argparse.ArgumentTypeError(f"hidden widths are positive integers separated by commas, got {text!r}")
+        raise argparse.ArgumentTypeError(f"hidden widths are positive integers separated by commas, got {text[:80]!r}")
     return widths
 
 
+def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Tuple[Any, int]:
+    """Every argument checked before anything heavy starts (torch is not imported yet): a bad one
+    is argparse's usage error (exit 2) naming it and what is allowed. Returns the game and the
+    seed the run uses (``--seed`` folded as dimsum's check_seed folds it)."""
+    from .._common import check_seed
+
+    if args.envs is None:
+        args.envs = max(1, 64 // max(1, args.players)) * max(1, args.players)
+    for name in ("players", "steps", "envs", "eval_every", "eval_games"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
+    if args.imitate < 0 or args.imitate_epochs < 1:
+        parser.error(f"--imitate must be >= 0 and --imitate-epochs >= 1, got {args.imitate}, {args.imitate_epochs}")
+    if args.warm_start < 0:
+        parser.error(f"--warm-start must be >= 0, got {args.warm_start}")
+    if args.critic_warmup < 0:
+        parser.error(f"--critic-warmup must be >= 0, got {args.critic_warmup}")
+    for name, most in (("steps", MAX_STEPS), ("eval_every", MAX_STEPS), ("warm_start", MAX_STEPS),
+                       ("critic_warmup", MAX_STEPS), ("imitate", MAX_STEPS), ("eval_games", MAX_EVAL_GAMES),
+                       ("imitate_epochs", MAX_EPOCHS)):
+        if getattr(args, name) > most:
+            parser.error(f"--{name.replace('_', '-')} must be at most {most}, got {getattr(args, name)}")
+    if not (math.isfinite(args.target) and 0.0 <= args.target <= 1.0):
+        parser.error(f"--target is a win share: a number in [0, 1], got {args.target}")
+    try:
+        seed = check_seed(args.seed)
+    except ValueError:
+        parser.error(f"--seed must be an int in [-2**63, 2**64) (a negative one folds to 2**64 + seed, as numpy's "
+                     f"do), got {args.seed}")
+    if args.resume is not None and args.imitate:
+        parser.error("--resume and --imitate both make the starting policy: give one")
+    if args.envs % args.players:
+        parser.error(f"--envs ({args.envs}) must be a multiple of --players ({args.players}): env i learns seat i mod players")
+
+    import dimsum
+
+    options = {"players": args.players, **dict(args.option)}
+    if any(name == "players" for name, _ in args.option):
+        parser.error("give the player count as --players, not --option players=N")
+    try:
+        game = dimsum.make(args.game, **options)
+    except (ValueError, TypeError) as e:
+        parser.error(str(e))
+    if args.shaping != "none" and args.game != "dim_sum_jam":
+        parser.error(f"--shaping {args.shaping} is for dim_sum_jam")
+    _check_sizes(parser, args, game)
+    for problem in (run_files.check_outputs(_out_directory(args), run_files.RUN_FILES, "--out"),
+                    None if args.ship is None else
+                    run_files.check_outputs(args.ship, run_files.shipped_names(args.game, args.players), "--ship")):
+        if problem is not None:
+            parser.error(problem)
+    return game, seed
+
+
+def _check_sizes(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any) -> None:
+    """What the arguments make the run hold, against what it can. The actor (``--hidden``) is
+    written as a policy file, a format read only up to policy_file.MAX_BYTES (64 MiB): a network
+    whose weights do not fit could be trained but never saved, so it is refused now (SB3's 64,64
+    on the largest game, Dim Sum Jam, is 0.4 MiB). The rollout buffer (``--envs``) and the
+    imitation data (``--imitate``) are held in memory: each must fit in half of the machine's."""
+    from .policy_file import MAX_BYTES
+
+    inputs, actions = int(np.prod(game.observation_shape)), game.num_actions
+    if args.hidden is not None:
+        sizes = [inputs, *args.hidden, actions]
+        weights = sum(a * b + b for a, b in zip(sizes, sizes[1:]))
+        most = MAX_BYTES // 4 - 2 * inputs - (1 << 16)  # float32 weights, beside the normalization and the header
+        if weights > most:
+            parser.error(f"--hidden {','.join(map(str, args.hidden))}: the actor would have {weights} weights "
+                         f"({4 * weights / 2**20:.0f} MiB of float32); a policy file holds at most {most} "
+                         f"(its format reads {MAX_BYTES >> 20} MiB): give narrower layers")
+    budget = _memory_budget()
+    rollout = ROLLOUT_STEPS * args.envs * (4 * (inputs + 2 * actions) + 64)
+    if rollout > budget:
+        parser.error(f"--envs {args.envs}: the rollout buffer ({ROLLOUT_STEPS} steps of every env) would hold "
+                     f"{rollout / 2**30:.1f} GiB, more than half of this machine's memory ({budget / 2**30:.1f} GiB)")
+    demonstrations = (-(-args.imitate // args.envs) * args.envs) * (4 * inputs + actions + 25)
+    if demonstrations > budget:
+        parser.error(f"--imitate {args.imitate}: the decisions would hold {demonstrations / 2**30:.1f} GiB, more than "
+                     f"half of this machine's memory ({budget / 2**30:.1f} GiB)")
+
+
+def _memory_budget() -> int:
+    """Half of the machine's physical memory (16 GiB where it cannot be read)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (AttributeError, ValueError, OSError):
+        return 16 << 30
+
+
+def _out_directory(args: argparse.Namespace) -> Path:
+    return args.out or Path("runs") / f"{args.game}-{args.players}p-seed{args.seed}"
+
+
+def _offset(seed: int, offset: int) -> int:
+    """A seed derived from the run's by an offset (an evaluation's, a rebuilt env's), wrapping at
+    2**64: for the seeds below 2**64 - offset, the plain sum (the seeds earlier runs used)."""
+    return (seed + offset) % SEEDS
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM, met as Ctrl-C is (the run records what it has done), remembering which signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
 def _stop(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
+    raise _Stopped(signum)
 
 
 def _versions() -> Dict[str, str]:

@@ -9,27 +9,32 @@ the arrow keys (Home/End for the ends), the action taken at each step, the retur
 and a choice of whose view to show; a Dim Sum Jam game can also be played back in real time,
 with the hourglass running. A bad record (not a record, a game that cannot be made, an illegal
 step) is an error naming the step, exit code 1, and no page is written.
+
+Each seat's view shows only what that seat saw, in its pictures and in its text: a seat's moves
+are announced at the table (as in ``play``), and so is every chance outcome in a game of perfect
+information; in a game with hidden cards (Yum Cha) a chance step is told as what the seat saw
+of it (its information-state line: the slices of its observation that changed), never by the
+outcome's name. ``--seat P`` writes a page of seat P's view alone (no other view, no seed): a
+page that can be handed to that seat's player.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from dimsum.records import ADVANCE, Record, RecordError
-
+from dimsum._files import read_regular, write_atomically
+from dimsum.records import ADVANCE, MAX_BYTES, Record, RecordError
 
 
 def read_record(path: Path) -> Record:
     """A Record from a record's JSON or a playthrough's text (RecordError otherwise)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    try:  # a regular file of bounded size: a FIFO or a device is refused, never waited on
+        text = read_regular(path, "record", MAX_BYTES).decode("utf-8")
+    except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
         raise RecordError(f"cannot read {str(path)!r}: {e}") from None
     if text.startswith("# dimsum playthrough"):
         from dimsum.testing import playthrough_record
@@ -56,48 +61,76 @@ class _Pieces:
         return out
 
 
-def _step_text(before: Any, action: int, ticks: int, timed: bool, names: Optional[List[str]]) -> str:
+def _seat_name(seat: int, names: Optional[List[str]]) -> str:
+    return f"seat {seat}" + (f" ({names[seat]})" if names and seat < len(names) else "")
+
+
+def _step_texts(before: Any, action: int, ticks: int, timed: bool, names: Optional[List[str]],
+                seen: List[Optional[List[str]]]) -> List[str]:
+    """The step's text in every view: the whole table's, then each seat's. ``seen[p]``: seat p's
+    information-state lines (None in a game of perfect information, where every outcome is
+    public); a chance step is told to p as what p saw of it, the outcome named only to the table."""
     if timed and action == ADVANCE:
-        return f"time passes: {ticks} ticks"
-    if before.is_chance_node:
-        who = "chance"
-    else:
-        seat = before.current_player
-        who = f"seat {seat}" + (f" ({names[seat]})" if names and seat < len(names) else "")
-    text = f"{who}: {before.action_name(action)}"
-    return text + (f" ({ticks} ticks)" if timed else "")
+        return [f"time passes: {ticks} ticks"] * (1 + len(seen))
+    cost = f" ({ticks} ticks)" if timed else ""
+    named = f"{'chance' if before.is_chance_node else _seat_name(before.current_player, names)}: {before.action_name(action)}"
+    if not before.is_chance_node:  # a seat's move is announced at the table
+        return [named + cost] * (1 + len(seen))
+    step = len(before.history) + 1
+    return [named + cost] + [named + cost if lines is None else f"chance: {_what_was_seen(lines, step)}{cost}"
+                             for lines in seen]
 
 
-def page_data(record: Record) -> Dict[str, Any]:
+def _what_was_seen(lines: List[str], step: int) -> str:
+    """What a seat saw of history step ``step`` (1-based): its information-state line for it
+    (``"12. chance | hand_sizes: seat+1=5; deck_size: 91"``) without the number and the actor."""
+    line = lines[step + 1]  # lines[0] is the title, lines[1] the start
+    number, _, rest = line.partition(". ")
+    if number != str(step):
+        raise RecordError(f"step {step}: the information state does not follow the record ({line[:60]!r})")
+    return rest.partition(" | ")[2] or rest
+
+
+def page_data(record: Record, seat: Optional[int] = None) -> Dict[str, Any]:
     """Everything the page shows: each step's pictures (as piece numbers, per view), the action
-    that led to it, and for a timed game its time and clock. RecordError for a bad record."""
+    that led to it (per view), and for a timed game its time and clock. ``seat``: seat ``seat``'s
+    view only, and nothing that view does not show (no seed). RecordError for a bad record."""
+    import dimsum
     from dimsum.render import svg_pieces
 
     game = record.make_game()
     players = game.players
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
+        raise RecordError(f"--seat must be a seat of the record's game, 0..{players - 1}, got {seat!r}")
+    seats = list(range(players)) if seat is None else [seat]
     names = record.players
+    states = list(record.states(game))
+    final = states[-1]
+    # what each seat saw of each step, read once from the last state's perfect recall (a hidden
+    # outcome's name is in no line of it); only needed where chance can hide something
+    perfect = dimsum.game_info(game.name).information == "perfect"
+    lines = {p: None if perfect else final.information_state_string(p).split("\n") for p in seats}
     pieces = _Pieces()
     steps: List[Dict[str, Any]] = []
-    before = None
     time = 0
-    for i, state in enumerate(record.states(game)):
+    for i, state in enumerate(states):
         timed = hasattr(state, "clock")
-        step: Dict[str, Any] = {"action": "the start of the game" if before is None else
-                                _step_text(before, *record.steps[i - 1], timed, names)}
-        if before is not None:
+        if i == 0:
+            texts = ["the start of the game"] * (1 + len(seats))
+        else:
+            texts = _step_texts(states[i - 1], *record.steps[i - 1], timed, names, [lines[p] for p in seats])
             time += record.steps[i - 1][1] if timed else 0
+        step: Dict[str, Any] = {"action": texts if seat is None else texts[1:]}
         if timed:
             clock = state.clock
             step["time"] = time
             step["clock"] = [clock.top, clock.capacity, bool(clock.lying_down)]
-        step["views"] = [pieces.ids(svg_pieces(state, view, names)) for view in [None] + list(range(players))]
+        views = ([None] if seat is None else []) + seats
+        step["views"] = [pieces.ids(svg_pieces(state, view, names)) for view in views]
         steps.append(step)
-        before = state
-    final = before
-    views = ["the whole table"] + [f"seat {p}" + (f" ({names[p]})" if names and p < len(names) else "")
-                                   + " sees" for p in range(players)]
+    views = ([] if seat is not None else ["the whole table"]) + [_seat_name(p, names) + " sees" for p in seats]
     return {
-        "title": f"{game.name} · seed {record.seed}",
+        "title": f"{game.name} · seed {record.seed}" if seat is None else f"{game.name} · {_seat_name(seat, names)}'s view",
         "game": game.name,
         "views": views,
         "steps": steps,
@@ -109,9 +142,9 @@ def page_data(record: Record) -> Dict[str, Any]:
     }
 
 
-def page(record: Record) -> str:
-    """The HTML page of ``record`` (a str)."""
-    data = page_data(record)
+def page(record: Record, seat: Optional[int] = None) -> str:
+    """The HTML page of ``record`` (a str): every view, or with ``seat`` that seat's view alone."""
+    data = page_data(record, seat)
     # inside <script>, "</" would end the element and "<!--" change how it is parsed: JSON
     # allows "<\/" and "\u003c" for them
     blob = (json.dumps(data, separators=(",", ":"), ensure_ascii=False)
@@ -122,33 +155,17 @@ def page(record: Record) -> str:
     return PAGE.replace("__TITLE__", esc(data["title"])).replace("__DATA__", blob)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Writes ``text`` to ``path`` all at once: a temporary file in the same folder, renamed over
-    it, so a failure never leaves a partial page."""
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=".replay-", suffix=".html", dir=folder)
-    umask = os.umask(0)  # mkstemp makes the file private; the page gets the usual permissions
-    os.umask(umask)
-    try:
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dimsum replay", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("record", type=Path, help="a record (JSON) or a playthrough (text)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the HTML page to write")
+    parser.add_argument("--seat", type=int, default=None, metavar="P",
+                        help="only seat P's view (what that seat saw, no seed): a page to hand to its player")
     args = parser.parse_args(argv)
     try:
-        html = page(read_record(args.record))
-        write_atomically(args.output, html)
+        html = page(read_record(args.record), args.seat)
+        write_atomically(args.output, html)  # never through a link at the output
     except RecordError as e:
         print(f"python -m dimsum replay: error: {e}", file=sys.stderr)
         return 1

@@ -1,7 +1,8 @@
 """The replay page's HTML, CSS and script (``python -m dimsum replay``): one self-contained file.
 ``__TITLE__`` and ``__DATA__`` are filled in by dimsum.cli.replay; nothing is loaded from the
 network. The data holds every step's pictures as lists of piece numbers (each distinct SVG piece
-stored once), the action that led to each step, and for a timed game its time and hourglass."""
+stored once), the action that led to each step as each view tells it (a seat's view: only what that
+seat saw), and for a timed game its time and hourglass."""
 
 PAGE = r"""<!DOCTYPE html>
 <html lang="en">
@@ -84,7 +85,7 @@ function show(k) {
   $("board").innerHTML = picture(step, view);
   $("slider").value = String(step);
   $("step-label").textContent = "step " + step + " of " + last;
-  $("action").textContent = (step === 0 ? "" : "step " + step + ": ") + data.steps[step].action;
+  $("action").textContent = (step === 0 ? "" : "step " + step + ": ") + data.steps[step].action[view];
   const over = step === last && data.returns !== null;
   $("returns").hidden = !over;
   if (over) {
