@@ -99,8 +99,8 @@ def _play_truth(start: Any, steps: List[Step], player: int) -> Tuple[List[Any], 
     for i, step in enumerate(steps):
         actor = TIME if step[0] == ADVANCE else state.current_player
         generator = state.field("rng")
-        name = _name(state, actor, step[0])
         try:
+            name = _name(state, actor, step[0])
             _apply(state, step)
         except ValueError as e:
             raise type(e)(f"step {i} ({step[0]}, {step[1]}) cannot be played: {e}") from None
