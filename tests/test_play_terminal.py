@@ -134,7 +134,7 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
     assert f"you: {name}" in answer
     step = prompt_of(answer)[0]
     answer = send_line(tmux, "undo")  # the bot's turn drew from the bag: no undo past it
-    assert "No undo past a random event" in answer and prompt_of(answer)[0] == step
+    assert "No undo: since your last move" in answer and "drew at random" in answer and prompt_of(answer)[0] == step
 
     for _ in range(200):  # then by numbers, to the end
         if "GAME OVER" in answer:
@@ -208,7 +208,7 @@ def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
         if "[exit " in moved or "GAME OVER" in moved:
             continue
         answer = send_line(tmux, "undo")
-        if "No undo past a random event" in answer:
+        if "No undo: since your last move" in answer:
             refused += 1
             assert prompt_of(answer) == prompt_of(moved) and _table(answer) == _table(moved), answer
         else:

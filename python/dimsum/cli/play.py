@@ -41,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("game", choices=dimsum.games())
     parser.add_argument("--players", type=at_least(1), help="number of seats (default: the game's)")
     parser.add_argument("--seat", type=at_least(0), default=0, help="your seat (default 0)")
-    parser.add_argument("--seed", type=at_least(0), help="the deal (default: a fresh one, shown on screen)")
+    parser.add_argument("--seed", type=at_least(0), help="the deal (default: a fresh one; never shown while the game runs, written in the record)")
     parser.add_argument("--option", type=_option, action="append", default=[], metavar="NAME=VALUE",
                         help="a game option (repeatable), as in dimsum.make: --option rounds=1")
     parser.add_argument("--bots", default="random", metavar="LIST",

@@ -3,12 +3,12 @@
 The loop asks each seat in turn: a bot's ``act(state)``, or the human through the screen and the
 prompt. Chance nodes (``chance="explicit"``) are drawn by the session's own seeded generator.
 Undo replays the game from its seed without the human's last move and the moves after it. It
-never rewinds past a random event (a card drawn, dice rolled, a token drawn, whether by the human,
-a bot or chance): replayed from the seed, the same event would give the same result, which the
-human may have seen, so an undo would let them choose again knowing the future (Board Game
-Arena's rule: no undo once randomness has been revealed). In a game played on the clock it is
-refused too (the time already spent cannot be put back, and a take-back would let a player think
-for free). What is particular to a game (its view, its
+is refused once those steps showed the human anything they could not see before (a card, a die or
+a token drawn, by anyone or by chance; another seat's card from a hidden hand): replayed from the
+seed the game would be the same, and the human would choose again knowing it (Board Game Arena's
+rule: no undo once anything hidden has been shown; ``dimsum.reveals`` decides it for every game).
+In a game played on the clock it is refused too (the time already spent cannot be put back, and a
+take-back would let a player think for free). What is particular to a game (its view, its
 shortcut keys, its notes after a step) comes from its view module, ``dimsum.games.<name>.view``.
 """
 
@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from .. import CHANCE
+from .._secrets import new_secret, secret_seed
 from ..arena.runner import tell_game_over
 from ..records import Record
 from ..reference.rng import Rng, derive_seed
+from ..reveals import DEFAULT_SAMPLES, first_reveal
 from . import realtime
 from .commands import help_text, interpret, moves_text
 from .terminal import Terminal
@@ -45,7 +47,8 @@ class Session:
     seat (the human's by ``"human"``); ``clock`` has ``now() -> seconds`` (real-time games only)."""
 
     def __init__(self, game: Any, seed: int, human: int, bots: Dict[int, Any], names: List[str],
-                 terminal: Terminal, clock: Any = None, record_path: Optional[Path] = None) -> None:
+                 terminal: Terminal, clock: Any = None, record_path: Optional[Path] = None,
+                 undo_secret: Optional[str] = None) -> None:
         self.game, self.seed, self.human, self.bots, self.names = game, seed, human, bots, names
         self.terminal, self.clock, self.record_path = terminal, clock, record_path
         self.realtime = realtime.is_realtime(game)
@@ -54,9 +57,12 @@ class Session:
         self.step_note = getattr(view, "step_note", None)  # a line to log after a step (a penalty, say)
         self.state = game.new_state(seed)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
-        self.last_random_step = -1  # the index in actors of the last step that drew randomness
         self.events: List[str] = []
         self.chance_rng = Rng(derive_seed(seed, CHANCE_STREAM))
+        # the worlds an undo check samples: from a secret of the session's own, not from the deal
+        # (a human who knows the seed cannot tell which worlds are tried), and the same for the
+        # same undo asked twice (asking again cannot draw luckier worlds)
+        self.undo_secret = new_secret() if undo_secret is None else undo_secret
 
     # ---- the game loop ------------------------------------------------------------------------
     def run(self) -> int:
@@ -91,14 +97,11 @@ class Session:
         """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
         name = self.state.action_name(action)
         before = self.state.clone() if self.step_note is not None else None
-        generator = self.state.field("rng")  # the state's future randomness: a step that draws moves it
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
             self.state.apply(action)
         self.actors.append(actor)
-        if actor == -1 or self.state.field("rng") != generator:
-            self.last_random_step = len(self.actors) - 1
         if actor >= 0:  # a seat's moves are announced at the table; a chance outcome may be hidden
             cost = f" ({ticks / self._tps():.1f} s of sand)" if self.realtime and ticks else ""
             self._log(f"{seat_name(actor, self.human, self.names)}: {name}{cost}")
@@ -192,11 +195,8 @@ class Session:
     def _time_out(self, top: int) -> None:
         """The glass emptied during the human's turn: time passes to zero and the rules follow."""
         before = self.state.clone() if self.step_note is not None else None
-        generator = self.state.field("rng")
         self.state.advance(top)
         self.actors.append(-1)
-        if self.state.field("rng") != generator:  # the time-out's own draws (a refill, say)
-            self.last_random_step = len(self.actors) - 1
         self._log(f"The sand ran out while you were thinking ({top / self._tps():.1f} s).")
         self._note(before)
 
@@ -212,8 +212,8 @@ class Session:
         if self.realtime:
             return ("not in a game played on the clock: the time already spent cannot be put back "
                     "(and a take-back would be free thinking time)")
-        return ("take back your last move and the bots' moves after it (not once a card, a die or a token "
-                "has been drawn since: you may have seen it)")
+        return ("take back your last move and the bots' moves after it, unless they showed you something "
+                "you could not see before (a card, a die or a token drawn; a card from a hidden hand)")
 
     def _undo(self) -> Optional[str]:
         """Takes back the human's last move and everything after it; None when done, else why not."""
@@ -222,12 +222,17 @@ class Session:
         if self.human not in self.actors:
             return "Nothing to undo: you have not moved yet."
         last = len(self.actors) - 1 - self.actors[::-1].index(self.human)
-        if self.last_random_step >= last:
-            return ("No undo past a random event: since your last move a card, a die or a token has been drawn, "
-                    "and replayed from the seed it would come out the same, so you would choose again knowing it.")
         record = Record.of(self.state, self.seed)
+        taken_back = record.steps[last:]
         record.steps = record.steps[:last]
-        self.state = record.final_state(self.game)  # replayed from the seed: the same draws as before
+        start = record.final_state(self.game)  # replayed from the seed: the same draws as before
+        seeds = (secret_seed(self.undo_secret, last, i) for i in range(DEFAULT_SAMPLES))
+        reveal = first_reveal(start, taken_back, self.human, seeds)
+        if reveal is not None:
+            return (f"No undo: since your last move, {reveal.reason(self._name)}. Replayed from the seed the "
+                    "game would be the same, and you would choose again knowing it (no undo once anything "
+                    "hidden has been shown).")
+        self.state = start
         self.actors = self.actors[:last]
         self._log("you: undo (your last move and the moves after it are taken back)")
         return None
@@ -247,7 +252,9 @@ class Session:
                 "the game is paused: no sand runs now")
 
     def _title(self) -> str:
-        return (f"{self.game.name} (seed {self.seed}), you are seat {self.human}; "
+        # never the seed while the game runs: from it the deal and every future draw can be
+        # computed (the record written at the end has it)
+        return (f"{self.game.name}, you are seat {self.human}; "
                 + ", ".join(f"seat {s}: {n}" for s, n in enumerate(self.names) if s != self.human))
 
     def _screen(self, legal: List[int], message: str) -> str:
