@@ -136,8 +136,8 @@ class Rater:
     def stopped(self) -> Optional[str]:
         """Why the rating is over (None while it is not): the interval is narrower than asked, or
         another match would exceed the game budget."""
-        played = self.games_played
-        if played >= self.min_games and self.estimate().width < self.width:
+        played, least, width = self.games_played, self.min_games or 0, self.width or 0.0
+        if played >= least and self.estimate().width < width:
             return f"the 95% interval is narrower than {self.width:g}"
         if played + self._match_size > self.max_games:
             return f"the budget of {self.max_games} games is spent"
@@ -239,7 +239,7 @@ class Rater:
 def _read(game: Any) -> Tuple[int, Tuple[float, ...], Tuple[int, ...]]:
     """(index, returns, winners) of a game result given as an object or a mapping."""
     get = game.get if isinstance(game, Mapping) else lambda key: getattr(game, key, None)
-    index, returns, winners = get("index"), get("returns"), get("winners")
+    index, returns, winners = get("index"), _or_empty(get("returns")), _or_empty(get("winners"))
     if isinstance(index, bool) or not isinstance(index, int):
         raise ValueError(f"a game result's index is an int, got {type(index).__name__}")
     try:
@@ -250,3 +250,7 @@ def _read(game: Any) -> Tuple[int, Tuple[float, ...], Tuple[int, ...]]:
     if any(r != r or r in (float("inf"), float("-inf")) for r in returns_t):
         raise ValueError(f"game {index}: returns must be finite numbers")
     return index, returns_t, winners_t
+
+
+def _or_empty(value: Any) -> Any:
+    return () if value is None else value
