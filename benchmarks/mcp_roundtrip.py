@@ -39,8 +39,10 @@ def listed(text: str) -> List[str]:
 
 def in_process(game: str, options: Dict[str, Any], bots: str, seeds: List[int]) -> Tuple[int, float, float]:
     from dimsum.mcp import Tables
+    from dimsum.mcp.capabilities import Capabilities
 
-    tables, moves = Tables(max_sessions=1), 0
+    # the same seeds both ways: the operator lets this client choose them (--allow-seeds)
+    tables, moves = Tables(max_sessions=1, capabilities=Capabilities(client_seeds=True)), 0
     wall, cpu = time.perf_counter(), time.process_time()
     for seed in seeds:
         table = tables.start(game, bots=bots, seed=seed, options=options)
@@ -68,7 +70,7 @@ def through_mcp(game: str, options: Dict[str, Any], bots: str, seeds: List[int])
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "dimsum", "mcp"], env=dict(os.environ))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "dimsum", "mcp", "--allow-seeds"], env=dict(os.environ))
     out: Dict[str, float] = {}
 
     async def main() -> None:
