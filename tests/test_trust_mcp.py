@@ -273,9 +273,8 @@ def test_end_game_and_a_client_that_goes_end_an_operators_bot_programs(tmp_path)
         async with anyio.create_task_group() as group:
             group.start_soon(move)
             await anyio.sleep(0.5)
-            begun = time.monotonic()
             assert not (await call("end_game", session="g4"))[0]
-        assert time.monotonic() - begun < 1.0  # one bot move (0.3 s) and the kill, not the 4 moves to the turn
+        # the loop stopped at the next bot move (said in the interrupted call's answer), not at the turn
         assert results[0][0] and "session g4 was ended while its bots were moving" in results[0][1]
         assert not wait_gone(pids)[1]
 

@@ -19,7 +19,10 @@ import pytest
 import processes
 from needs import need_module
 
-PYTHON_DIR = str(Path(__file__).resolve().parents[1] / "python")
+import dimsum  # noqa: E402
+
+# the children import the dimsum this run tests (the installed wheel in CI, python/ in a checkout)
+PYTHON_DIR = str(Path(dimsum.__file__).resolve().parents[1])
 TINY = ["nice_buns", "--players", "2", "--steps", "1024", "--envs", "2", "--eval-every", "1024",
         "--eval-games", "2", "--hidden", "8,8"]
 VICTIM_TEXT = "the operator's file: a link planted at a run's output points here\n"

@@ -44,6 +44,8 @@ def read_regular(path: Union[str, Path], what: str, max_bytes: int) -> bytes:
         raise ValueError(f"{what} {str(path)!r} is a directory; it must be a regular file") from None
     try:
         info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):  # open() for reading succeeds on a directory on POSIX
+            raise ValueError(f"{what} {str(path)!r} is a directory; it must be a regular file")
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"{what} {str(path)!r} is not a regular file (a FIFO, a device or a socket "
                              "is never read); give the path of a file")
