@@ -59,3 +59,14 @@ def secret_seed(secret: str, *path: int) -> int:
     message = b"dimsum-seed" + struct.pack(f"<{len(path)}Q", *path)
     digest = hashlib.blake2b(message, key=key, digest_size=8).digest()
     return int.from_bytes(digest, "little") & MAX_PROTOCOL_SEED
+
+
+def derived_secret(secret: str, index: int) -> str:
+    """The table secret of table ``index`` under a parent ``secret`` (a tournament's: one table a
+    game), by a keyed BLAKE2b: the same wherever the table is played; from one table's secret
+    nothing of another's, nor of the parent's, can be computed."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 1 << 64:
+        raise ValueError(f"a table's index is an int from 0 to 2**64 - 1, got {index!r}")
+    digest = hashlib.blake2b(b"dimsum-table" + struct.pack("<Q", index), key=bytes.fromhex(check_secret(secret)),
+                             digest_size=SECRET_BYTES)
+    return digest.hexdigest()

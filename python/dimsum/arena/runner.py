@@ -23,14 +23,12 @@ parent on Ctrl-C and read between games) hands back the games it finished and sa
 
 from __future__ import annotations
 
-import hashlib
-import struct
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .._common import IllegalActionError
-from .._secrets import SECRET_BYTES, check_secret
+from .._secrets import derived_secret
 from ..reference.rng import MASK64
 from .move_timer import MoveTimeout, MoveTimer, move_timer
 from .players import Entrant
@@ -160,12 +158,9 @@ def tell_game_over(bots: List[Any], state: Any) -> Optional[Tuple[int, str]]:
 
 
 def table_secret(secret: str, index: int) -> str:
-    """Game ``index``'s table secret, drawn from the tournament's ``secret`` by a keyed BLAKE2b
-    (``dimsum._secrets``): the same for the same tournament secret wherever the game is played;
-    from one game's secret nothing of another game's, nor of the tournament's, can be computed."""
-    digest = hashlib.blake2b(b"dimsum-table" + struct.pack("<Q", index), key=bytes.fromhex(check_secret(secret)),
-                             digest_size=SECRET_BYTES)
-    return digest.hexdigest()
+    """Game ``index``'s table secret, drawn from the tournament's ``secret``
+    (``dimsum._secrets.derived_secret``)."""
+    return derived_secret(secret, index)
 
 
 def hand_out_secret(seats: List[Any], secret: Optional[str], index: int) -> Tuple[Optional[str], Optional[Tuple[int, str]]]:
