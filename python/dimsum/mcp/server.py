@@ -209,7 +209,9 @@ def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
         if server.tables.close_all(SHUTDOWN_WAIT) or signalled:
             # a bot still mid-move: a program is ended now (its move then fails at once and its session
             # closes its bots), since a client kills a server that lingers, which would leave it behind
-            _kill_bot_programs()
+            from ..protocol.process import kill_all_groups
+
+            kill_all_groups()
         signal.signal(signal.SIGTERM, previous)
     if signalled:
         # every bot is closed or killed; the SDK's thread reading stdin would hold the exit until the
@@ -233,15 +235,3 @@ SHUTDOWN_WAIT = 1.5
 def _exit_on_signal(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
-
-def _kill_bot_programs() -> None:
-    """Kills the process group of every bot program this server started (each leads its own group)."""
-    import os
-
-    from ..protocol import process
-
-    for bot in list(process._ALL) if hasattr(os, "killpg") else ():
-        try:
-            os.killpg(bot.popen.pid, signal.SIGKILL)
-        except OSError:
-            pass  # gone already

@@ -274,6 +274,17 @@ def close_all(grace: float = GRACE, holder: Any = None) -> None:
             process.kill()  # nothing for those already closed
 
 
+def kill_all_groups() -> None:
+    """Kills the process group of every bot program this process started, at once, waiting for
+    nothing: for a process that must go now while other threads may still be mid-move with them
+    (their moves then fail at once, and their owners close them as usual)."""
+    for process in list(_ALL) if hasattr(os, "killpg") else ():
+        try:
+            os.killpg(process.popen.pid, signal.SIGKILL)
+        except OSError:
+            pass  # gone already
+
+
 def running() -> int:
     """How many bot processes this process has running (for tests)."""
     return len(_ALL)
