@@ -313,10 +313,10 @@ def _train(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any,
         load_into(model, env, resumed)
         checkpoint()  # the resumed policy as it was: where RL starts again (in self-play, its first opponent)
     progress = progress_callback(args.steps)
-    print(f"MaskablePPO on {args.game} {describe(options)} against {schedule.describe()}, seed {args.seed}, "
-          f"{args.steps} learner steps, {args.envs} envs; writing to {out}", flush=True)
     stopped = 0  # the signal that stopped the run early, if one did
-    try:
+    try:  # the first line inside: a signal met as soon as it is out is still this block's to record
+        print(f"MaskablePPO on {args.game} {describe(options)} against {schedule.describe()}, seed {args.seed}, "
+              f"{args.steps} learner steps, {args.envs} envs; writing to {out}", flush=True)
         while model.num_timesteps < args.steps:
             pick = schedule.pick(model.num_timesteps, checkpoints)
             if pick != against:  # a new opponent: a new env, the same observation statistics
