@@ -5,8 +5,11 @@
     env = gymnasium.make("dimsum/YumCha-v0", players=4)
     observation, info = env.reset(seed=7)
 
-``gymnasium.make("dimsum.gymnasium:dimsum/YumCha-v0")`` imports this module itself. Gymnasium 1.x
-has no plugin entry points (it dropped them in 1.0), so the import is what registers the ids.
+``gymnasium.make("dimsum.gymnasium:dimsum/YumCha-v0")`` imports this module itself: the form to give
+a process that has not imported it, such as SB3's ``SubprocVecEnv`` workers under "spawn" or
+"forkserver" (``make_vec_env("dimsum.gymnasium:dimsum/YumCha-v0", n, vec_env_cls=SubprocVecEnv)``).
+Gymnasium 1.x has no plugin entry points (it dropped them in 1.0, the "module:id" form replaces
+them), so an import is what registers the ids.
 
 Conventions (docs/ADAPTERS.md):
 
@@ -52,9 +55,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+from ._extras import needs_extra
+
+with needs_extra("gymnasium", "dimsum.gymnasium"):
+    import gymnasium
+    from gymnasium import spaces
 
 from ._adapters import RENDER_MODES, SEED_BOUND, check_action, check_max_steps, check_render_mode, \
     check_step_ticks, make_sampled_game, observation_space_of, render_seat_view
