@@ -48,7 +48,7 @@ def test_terminate_policy_ends_the_episode_on_an_illegal_action_with_the_worst_r
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     observation, reward, terminated, truncated, info = env.step(illegal)
     assert terminated and not truncated and reward == env.game.min_return
-    assert info == {"illegal_action": illegal} and not observation["action_mask"].any()
+    assert info == {"illegal_action": illegal, "ended_by_illegal_action": True} and not observation["action_mask"].any()
     assert env.state == before
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
@@ -238,7 +238,8 @@ def test_the_default_ends_the_episode_on_an_illegal_action_and_refuses_an_action
         assert env.state == before and not env.forfeited
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     _, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated, info) == (env.game.min_return, True, False, {"illegal_action": illegal})
+    assert (reward, terminated, truncated, info) == (env.game.min_return, True, False,
+                                                  {"illegal_action": illegal, "ended_by_illegal_action": True})
     assert env.state == before and not env.action_masks().any()
 
 

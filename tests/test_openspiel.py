@@ -71,6 +71,7 @@ def test_parameters_are_the_scalar_options(name):
     params = game.get_parameters()
     assert "chance" not in params
     assert params == dos.parameter_defaults(name)
+    assert params["information_state"] == "digest"  # the adapter's own parameter, not the game's
     assert all(isinstance(v, (bool, int, str)) for v in params.values())
 
 
@@ -126,7 +127,14 @@ def test_views_are_dimsums(config):
     for p in range(game.num_players()):
         np.testing.assert_array_equal(state.observation_tensor(p), inner.observation(p))
         assert state.observation_string(p) == inner.observation_string(p)
-        assert state.information_state_string(p) == inner.information_state_string(p)
+        # the default form: the key's 32 hex digits; "text": dimsum's readable string
+        assert state.information_state_string(p) == f"{inner.information_state_key(p):032x}"
+    text_game = pyspiel.load_game(config.replace("(", "(information_state=text,"))
+    text_state = text_game.new_initial_state()
+    for action in state.history():
+        text_state.apply_action(action)
+    for p in range(game.num_players()):
+        assert text_state.information_state_string(p) == inner.information_state_string(p)
 
 
 @pytest.mark.parametrize("config", ALL_CONFIGS)
@@ -241,3 +249,103 @@ def test_parameter_defaults_take_either_name(name):
     assert dos.parameter_defaults(dos.game_name(name)) == dos.parameter_defaults(name)
     with pytest.raises(ValueError, match="unknown game"):
         dos.parameter_defaults("dimsum_no_such_game")
+
+
+# -- the information state: its form, its size, no tensor -------------------------------------------
+
+def _text_and_digest(config, history):
+    """The same history in the default game (digest) and in its information_state=text twin."""
+    states = []
+    for form in ("digest", "text"):
+        state = pyspiel.load_game(config.replace("(", f"(information_state={form},")).new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        states.append(state)
+    return states
+
+
+def test_the_digest_stays_small_late_in_a_default_game():
+    # a default 3-player Yum Cha game to step 2,000 (of about 2,600): the text form is about 1 MB
+    # there; OpenSpiel's tables key on the string, so the default must not grow with the history
+    game = pyspiel.load_game("dimsum_yum_cha(players=3)")
+    state, rng = game.new_initial_state(), np.random.RandomState(1)
+    sizes = []
+    while len(state.history()) < 2000:
+        assert not state.is_terminal()
+        play_randomly(state, rng, 1)
+        if len(state.history()) % 250 == 0:
+            sizes.append(len(state.information_state_string(len(sizes) % 3).encode()))
+    assert sizes and all(size == 32 for size in sizes)
+    assert len(state.information_state_string(0).encode()) <= 64 * 1024
+
+
+@pytest.mark.parametrize("config", IMPERFECT)
+def test_the_digest_is_equal_exactly_when_the_text_is(config):
+    """Equality is all OpenSpiel's tables use: states a seat cannot tell apart (resampled for it)
+    share its digest, and states whose texts differ (another seat, another history) do not."""
+    game = pyspiel.load_game(config)
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(7), 40)
+    while state.is_chance_node():
+        play_randomly(state, np.random.RandomState(8), 1)
+    player = state.current_player()
+    states = [state] + [dos.resample(state, player, seed=s) for s in range(3)]
+    other = play_randomly(game.new_initial_state(), np.random.RandomState(9), 40)
+    states.append(other)
+    pairs = []
+    for s in states:
+        digest, text = _text_and_digest(config, s.history())
+        pairs += [(digest.information_state_string(p), text.information_state_string(p))
+                  for p in range(game.num_players())]
+    for digest_a, text_a in pairs:
+        for digest_b, text_b in pairs:
+            assert (digest_a == digest_b) == (text_a == text_b)
+    assert len({d for d, _ in pairs}) > game.num_players()  # not all equal: the check can fail
+
+
+def test_an_unknown_information_state_form_is_refused():
+    with pytest.raises(Exception, match="information_state='full'.*digest, text"):
+        pyspiel.load_game("dimsum_nice_buns(information_state=full)")
+
+
+@pytest.mark.parametrize("name", dimsum.games())
+def test_the_game_type_says_what_is_provided(name):
+    """Each provides_* flag is True exactly when the call gives a view: the information-state
+    tensor, which dimsum does not provide, is refused with an error saying what to use (it used to
+    be an empty list, which an algorithm would take for a tensor)."""
+    game = pyspiel.load_game(CONFIGS[name][0])
+    game_type = game.get_type()
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(2), 10)
+    while state.is_chance_node():
+        play_randomly(state, np.random.RandomState(3), 1)
+    assert game_type.provides_information_state_string and state.information_state_string(0)
+    assert game_type.provides_observation_string and state.observation_string(0)
+    assert game_type.provides_observation_tensor and len(state.observation_tensor(0)) == game.observation_tensor_size() > 0
+    assert not game_type.provides_information_state_tensor
+    for ask in (lambda: state.information_state_tensor(0), game.information_state_tensor_shape,
+                game.information_state_tensor_size):
+        with pytest.raises(NotImplementedError, match="no information-state tensor.*information_state_string"):
+            ask()
+
+
+def test_outcome_sampling_cfr_learns_the_same_with_either_form():
+    """OpenSpiel's outcome-sampling MCCFR (its CFR for games too large to enumerate, as these are)
+    keys its regret tables on the information-state string: with the digest it visits the same
+    information states, in the same order, and learns the same regrets and average policies as
+    with the text, seeded alike."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    config = CONFIGS["yum_cha"][0]
+    tables = []
+    for form in ("digest", "text"):
+        solver = outcome_sampling_mccfr.OutcomeSamplingSolver(
+            pyspiel.load_game(config.replace("(", f"(information_state={form},")))
+        np.random.seed(5)
+        for _ in range(30):
+            solver.iteration()
+        tables.append(solver._infostates)  # noqa: SLF001 (the table the strings key)
+    digest_table, text_table = tables
+    assert len(digest_table) == len(text_table) > 10
+    assert all(len(key) == 32 for key in digest_table)
+    for digest_values, text_values in zip(digest_table.values(), text_table.values()):
+        for a, b in zip(digest_values, text_values):
+            np.testing.assert_array_equal(a, b)

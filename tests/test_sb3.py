@@ -217,3 +217,76 @@ def test_without_sb3_the_import_names_the_extra():
             "    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert 'dimsum.sb3 needs the sb3 extra: pip install "dimsum-games[sb3]"' in out
+
+
+# -- the traps of SB3's own tools: evaluation without masks, subprocess workers ---------------------
+
+def test_sb3s_evaluate_policy_on_a_maskable_model_warns_of_the_illegal_actions(monkeypatch):
+    """SB3's own evaluate_policy asks a MaskablePPO model for actions without masks: its games end
+    on illegal actions (illegal_action="terminate"), scored as losses. It must not be a silent 0:
+    the first such episode warns, naming sb3-contrib's masked evaluate_policy, and each says so in
+    its info; sb3-contrib's evaluation, which passes the masks, warns of nothing."""
+    import warnings
+
+    import dimsum.gymnasium as dgym
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy as masked_evaluate_policy
+    from stable_baselines3.common.evaluation import evaluate_policy
+
+    monkeypatch.setattr(dgym, "_warned_illegal_action", False)  # another test may have forfeited first
+    env = DimsumEnv("nice_buns", players=2)
+    model = MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=32, seed=0, device="cpu")
+    infos = []
+    with pytest.warns(dgym.IllegalActionWarning, match="sb3_contrib.common.maskable.evaluation.evaluate_policy"):
+        evaluate_policy(model, env, n_eval_episodes=3, warn=False,
+                        callback=lambda local, _: infos.append(local["info"]) if local["done"] else None)
+    assert len(infos) == 3 and all(info.get("ended_by_illegal_action") for info in infos)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # once a process: no second warning, even when asked again
+        evaluate_policy(model, env, n_eval_episodes=1, warn=False)
+    monkeypatch.setattr(dgym, "_warned_illegal_action", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dgym.IllegalActionWarning)
+        masked_evaluate_policy(model, env, n_eval_episodes=2, warn=False)
+
+
+SUBPROCESS_SCRIPT = '''
+import sys
+
+def main(start_method):
+    import gymnasium  # noqa: F401
+    import dimsum.gymnasium  # noqa: F401  (inside main: a spawned worker never runs it)
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    env = make_vec_env("dimsum.gymnasium:dimsum/NiceBuns-v0", n_envs=2, env_kwargs={"players": 2},
+                       vec_env_cls=SubprocVecEnv, vec_env_kwargs={"start_method": start_method})
+    try:
+        env.reset()
+        masks = env.env_method("action_masks")
+        env.step([int(m.nonzero()[0][0]) for m in masks])
+        print("stepped", env.num_envs)
+    finally:
+        env.close()
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+'''
+
+
+@pytest.mark.parametrize("start_method", ["spawn", "forkserver"])
+def test_subprocess_workers_make_the_env_with_the_import_inside_main(start_method, tmp_path):
+    """The "module:id" form makes each worker import dimsum.gymnasium itself (Gymnasium 1.x has no
+    plugin entry points): SubprocVecEnv with "spawn" and "forkserver", the import inside main()."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "train.py"
+    script.write_text(SUBPROCESS_SCRIPT)
+    python_path = os.pathsep.join([str(Path(dimsum.__file__).resolve().parent.parent),
+                                   os.environ.get("PYTHONPATH", "")])
+    run = subprocess.run([sys.executable, str(script), start_method], capture_output=True, text=True, timeout=300,
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": python_path})
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "stepped 2" in run.stdout

@@ -10,9 +10,12 @@ import numbers
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
-from gymnasium import spaces
 
 import dimsum
+from dimsum._extras import needs_extra
+
+with needs_extra("gymnasium", "dimsum's Gymnasium and PettingZoo adapters"):
+    from gymnasium import spaces
 from dimsum._common import check_int
 from dimsum._core import TimedGame
 

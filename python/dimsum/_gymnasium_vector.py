@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
+
+from ._extras import needs_extra
+
+with needs_extra("gymnasium", "dimsum.gymnasium"):
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode  # gymnasium 1.1 on
+    from gymnasium.vector.utils import batch_space
 
 from ._adapters import SEED_BOUND, check_max_steps, check_step_ticks, make_sampled_game, observation_space_of
 from ._batch_env import BatchEnv

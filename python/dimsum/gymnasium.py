@@ -5,8 +5,11 @@
     env = gymnasium.make("dimsum/YumCha-v0", players=4)
     observation, info = env.reset(seed=7)
 
-``gymnasium.make("dimsum.gymnasium:dimsum/YumCha-v0")`` imports this module itself. Gymnasium 1.x
-has no plugin entry points (it dropped them in 1.0), so the import is what registers the ids.
+``gymnasium.make("dimsum.gymnasium:dimsum/YumCha-v0")`` imports this module itself: the form to give
+a process that has not imported it, such as SB3's ``SubprocVecEnv`` workers under "spawn" or
+"forkserver" (``make_vec_env("dimsum.gymnasium:dimsum/YumCha-v0", n, vec_env_cls=SubprocVecEnv)``).
+Gymnasium 1.x has no plugin entry points (it dropped them in 1.0, the "module:id" form replaces
+them), so an import is what registers the ids.
 
 Conventions (docs/ADAPTERS.md):
 
@@ -26,9 +29,12 @@ Conventions (docs/ADAPTERS.md):
 - An action is an int of the action space: a Python int or a numpy integer (a 0-d integer array
   too); a bool, float, str or None is a TypeError, never truncated.
 - An illegal learner action ends the episode by default (``illegal_action="terminate"``:
-  ``terminated``, reward ``game.min_return``, ``info["illegal_action"]``, the state untouched), as
-  PettingZoo's classic envs do and as generic Gymnasium code expects (``check_env`` steps unmasked
-  samples). ``illegal_action="raise"`` raises ``dimsum.IllegalActionError`` instead, the state
+  ``terminated``, reward ``game.min_return``, ``info["ended_by_illegal_action"]`` True and
+  ``info["illegal_action"]`` the action, the state untouched), as PettingZoo's classic envs do and
+  as generic Gymnasium code expects (``check_env`` steps unmasked samples). The first such episode
+  of a process warns (``IllegalActionWarning``): an evaluation that ignores the mask, such as
+  SB3's own ``evaluate_policy`` on a MaskablePPO model, would otherwise score every such game as
+  a loss in silence. ``illegal_action="raise"`` raises ``dimsum.IllegalActionError`` instead, the state
   unchanged. An action outside the action space, and an opponent policy's illegal choice, always
   raise: they are bugs, not moves.
 - An opponent that raises, or chooses an illegal action or a non-int, after the learner's
@@ -52,9 +58,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
-import gymnasium
+import warnings
+
 import numpy as np
-from gymnasium import spaces
+
+from ._extras import needs_extra
+
+with needs_extra("gymnasium", "dimsum.gymnasium"):
+    import gymnasium
+    from gymnasium import spaces
 
 from ._adapters import RENDER_MODES, SEED_BOUND, check_action, check_max_steps, check_render_mode, \
     check_step_ticks, make_sampled_game, observation_space_of, render_seat_view
@@ -78,6 +90,29 @@ DEFAULT_ILLEGAL_ACTION = "terminate"
 
 # Deals in a row that may end before the learner's first turn before reset gives up (as BatchEnv).
 MAX_SKIPPED_DEALS = 1000
+
+
+class IllegalActionWarning(UserWarning):
+    """An episode ended on an illegal learner action (``illegal_action="terminate"``), once a process."""
+
+
+# Whether this process has warned of an episode ended by an illegal action (once is enough to show
+# the trap; every such episode says so in its info).
+_warned_illegal_action = False
+
+
+def _warn_illegal_action_once(env_name: str, action: int) -> None:
+    global _warned_illegal_action
+    if _warned_illegal_action:
+        return
+    _warned_illegal_action = True
+    warnings.warn(
+        f"dimsum.gymnasium: an episode of {env_name} ended on the illegal action {action}, scored as a loss "
+        f"(the worst return; info['ended_by_illegal_action'] is True). A policy that ignores the action mask "
+        f"does this: SB3's own evaluate_policy passes no mask to a MaskablePPO model, so its score counts these "
+        f"losses; evaluate with sb3_contrib.common.maskable.evaluation.evaluate_policy, which does, or make the "
+        f"env with illegal_action='raise' to stop at the first. (Warned once a process.)",
+        IllegalActionWarning, stacklevel=3)
 
 
 
@@ -230,7 +265,8 @@ class DimsumEnv(gymnasium.Env):
                 f"action {action} is out of range: actions are 0..{self.game.num_actions - 1}; "
                 f"illegal_action='terminate' ends the episode only on in-range actions that are not legal now")
         self.forfeited = True
-        info = {"illegal_action": action}
+        _warn_illegal_action_once(self.game.name, action)
+        info = {"illegal_action": action, "ended_by_illegal_action": True}
         return self._observation(), float(self.game.min_return), True, False, info
 
     def _play_opponents(self, state: "State", cut: bool = True) -> bool:

@@ -5,7 +5,7 @@ Each game is an explicit-stochastic OpenSpiel game (chance nodes with their exac
 the adapter always makes the dimsum game with ``chance="explicit"``, and forwards every call to
 the dimsum state it wraps. What it provides and what it does not is in docs/OPENSPIEL.md.
 
-Needs the ``openspiel`` extra (``pip install "dimsum[openspiel]"``).
+Needs the ``openspiel`` extra (``pip install "dimsum-games[openspiel]"``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ import importlib
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
-import pyspiel
 
 import dimsum
+from dimsum._extras import needs_extra
+
+with needs_extra("openspiel", "dimsum.openspiel"):
+    import pyspiel
 from dimsum._common import CHANCE, TERMINAL
 
 PREFIX = "dimsum_"
@@ -35,6 +38,15 @@ _UTILITY = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
 _SCALAR_TYPES = (bool, int, str)
 
 _RESAMPLE_SEED_BITS = 63
+
+INFORMATION_STATE = "information_state"
+"""The adapter's own parameter: the form of ``information_state_string`` (INFORMATION_STATE_FORMS)."""
+INFORMATION_STATE_FORMS = ("digest", "text")
+"""``digest`` (the default): 32 hex digits of ``state.information_state_key(p)``, equal exactly when
+the text is (a 128-bit BLAKE2b digest), a constant size and O(1) a call: OpenSpiel's algorithms
+(CFR, tabular policies, IS-MCTS) only compare and hash the string. ``text``: dimsum's readable
+perfect-recall string, ``state.information_state_string(p)``, which grows with the history (about
+1 MB at step 2,000 of a default Yum Cha game)."""
 
 
 def game_name(name: str) -> str:
@@ -61,9 +73,21 @@ def parameter_defaults(name: str) -> Dict[str, Any]:
     ``"dimsum_nice_buns"``): its options whose default is an int, a
     bool or a str. OpenSpiel parameters are typed by their default, so an option whose default is
     None (chosen at random) or data (a deck, dice) is not a parameter; ``chance`` is not either,
-    it is always explicit here."""
-    return {o.name: o.default for o in _option_specs(name).values()
-            if isinstance(o.default, _SCALAR_TYPES)}
+    it is always explicit here. One parameter is the adapter's own, not the game's:
+    ``information_state`` (INFORMATION_STATE_FORMS), default ``"digest"``."""
+    options = {o.name: o.default for o in _option_specs(name).values()
+               if isinstance(o.default, _SCALAR_TYPES)}
+    return {**options, INFORMATION_STATE: INFORMATION_STATE_FORMS[0]}
+
+
+def _split_parameters(name: str, params: Mapping[str, Any]) -> Tuple[Dict[str, Any], str]:
+    """(the dimsum game's options, the information-state form) of OpenSpiel parameters."""
+    options = {**parameter_defaults(name), **params}
+    form = options.pop(INFORMATION_STATE)
+    if form not in INFORMATION_STATE_FORMS:
+        raise ValueError(f"{INFORMATION_STATE}={form!r} is not a form of the information-state string: "
+                         f"use one of {', '.join(INFORMATION_STATE_FORMS)}")
+    return options, form
 
 
 def _game_type(name: str) -> "pyspiel.GameType":
@@ -81,7 +105,8 @@ def _game_type(name: str) -> "pyspiel.GameType":
         min_num_players=players.minimum,
         provides_information_state_string=True,
         # A sound information-state tensor must have a fixed size and recall everything; the
-        # observation alone forgets. The string (dimsum's, perfect recall) is provided instead.
+        # observation alone forgets. The string (perfect recall, INFORMATION_STATE_FORMS) is
+        # provided instead, and asking for the tensor is refused (DimsumObserver.set_from).
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -106,9 +131,10 @@ class DimsumGame(pyspiel.Game):
     DIMSUM_NAME = ""  # set by each registered subclass
 
     def __init__(self, params: Optional[Mapping[str, Any]] = None) -> None:
-        options = {**parameter_defaults(self.DIMSUM_NAME), **(params or {})}
+        options, self.information_state_form = _split_parameters(self.DIMSUM_NAME, params or {})
         self.dimsum_game = dimsum.make(self.DIMSUM_NAME, chance="explicit", **options)
-        super().__init__(_game_type(self.DIMSUM_NAME), _game_info(self.dimsum_game), options)
+        super().__init__(_game_type(self.DIMSUM_NAME), _game_info(self.dimsum_game),
+                         {**options, INFORMATION_STATE: self.information_state_form})
 
     def new_initial_state(self) -> "DimsumState":
         # In explicit mode every random event is a chance node: the seed is never drawn from.
@@ -123,7 +149,7 @@ class DimsumGame(pyspiel.Game):
                          params: Optional[Mapping[str, Any]] = None) -> "DimsumObserver":
         if params:
             raise ValueError(f"{self.DIMSUM_NAME} observers take no parameters, got {params}")
-        return DimsumObserver(self.dimsum_game, iig_obs_type)
+        return DimsumObserver(self.dimsum_game, iig_obs_type, self.information_state_form)
 
 
 def _openspiel_player(player: int) -> int:
@@ -183,27 +209,37 @@ class DimsumObserver:
 
     Two kinds: the observation (``perfect_recall=False``: the tensor is ``state.observation(p)``,
     ``dict`` names its slices, the string is ``state.observation_string(p)``) and the information
-    state (``perfect_recall=True``: ``state.information_state_string(p)``, no tensor, see
+    state (``perfect_recall=True``: the string in the game's ``information_state`` form, see
+    INFORMATION_STATE_FORMS; there is no tensor, and asking for one is a NotImplementedError, see
     ``provides_information_state_tensor``)."""
 
-    def __init__(self, inner_game: Any, iig_obs_type: Any) -> None:
+    def __init__(self, inner_game: Any, iig_obs_type: Any, form: str = INFORMATION_STATE_FORMS[0]) -> None:
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         if iig_obs_type is not None and not _is_players_own_view(iig_obs_type):
             raise ValueError("dimsum observers give a player's own view (public information and that "
                              f"player's private information), not {iig_obs_type}")
+        self.form = form
         size = 0 if self.perfect_recall else int(np.prod(inner_game.observation_shape))
         self.tensor = np.zeros(size, np.float32)
         self.dict = {} if self.perfect_recall else {
             s.name: self.tensor[s.start:s.stop] for s in inner_game.observation_layout}
 
     def set_from(self, state: DimsumState, player: int) -> None:
-        if not self.perfect_recall:
-            state.dimsum_state.observation(player, out=self.tensor)
+        if self.perfect_recall:
+            # OpenSpiel reads the information-state tensor (and its shape) through here: an empty
+            # tensor would pass for one silently
+            raise NotImplementedError(
+                "dimsum games provide no information-state tensor (a sound one would need a fixed size "
+                "and perfect recall; the observation forgets): use information_state_string(p), or "
+                "observation_tensor(p) where a tensor is needed")
+        state.dimsum_state.observation(player, out=self.tensor)
 
     def string_from(self, state: DimsumState, player: int) -> str:
-        if self.perfect_recall:
-            return state.dimsum_state.information_state_string(player)
-        return state.dimsum_state.observation_string(player)
+        if not self.perfect_recall:
+            return state.dimsum_state.observation_string(player)
+        if self.form == "digest":
+            return f"{state.dimsum_state.information_state_key(player):032x}"
+        return state.dimsum_state.information_state_string(player)
 
 
 def _is_players_own_view(iig_obs_type: Any) -> bool:

@@ -30,7 +30,7 @@ Conventions (docs/ADAPTERS.md):
 - Seeding: ``reset(seed=s)`` deals ``game.new_state(s)``; ``reset()`` without a seed deals from
   a seed drawn from the env's own ``np_random`` (seeded by the last ``reset(seed=...)``).
 
-This module imports pettingzoo and gymnasium: ``pip install "dimsum[pettingzoo]"``. ``import
+This module imports pettingzoo and gymnasium: ``pip install "dimsum-games[pettingzoo]"``. ``import
 dimsum`` never imports it.
 """
 
@@ -39,9 +39,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
+
+from ._extras import needs_extra
+
+with needs_extra("pettingzoo", "dimsum.pettingzoo"):
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
 
 from ._adapters import RENDER_MODES, SEED_BOUND, agent_name, check_action, check_max_steps, check_render_mode, \
     check_step_ticks, make_sampled_game, observation_space_of, render_seat_view

@@ -39,11 +39,12 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Type
 
 import numpy as np
-from gymnasium import spaces
-try:
+
+from ._extras import needs_extra
+
+with needs_extra("sb3", "dimsum.sb3"):
+    from gymnasium import spaces
     from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
-except ImportError as e:  # say which extra brings it
-    raise ImportError(f'dimsum.sb3 needs the sb3 extra: pip install "dimsum-games[sb3]" (missing: {e.name})') from e
 
 from ._adapters import SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, make_sampled_game, \
     observation_space_of

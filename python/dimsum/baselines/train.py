@@ -227,9 +227,12 @@ def _train(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any,
             parser.error(f"--hidden {','.join(map(str, hidden))} differs from the resumed file's {','.join(map(str, widths))}")
         hidden = widths
 
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
+    from .._extras import needs_extra
+
+    with needs_extra("train", "python -m dimsum.baselines.train"):
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.vec_env import VecMonitor, VecNormalize
 
     from ..sb3 import DimsumVecEnv
     from .export import export_sb3

@@ -23,18 +23,17 @@ import numpy as np
 from .svg import PAPER
 
 FRAME_SHAPE: Tuple[int, int] = (720, 960)  # (height, width): even sides, 4:3
-EXTRA_HINT = 'rgb_array frames need the render extra: pip install "dimsum-games[render]" (resvg-py, pillow)'
 
 _SIZE = re.compile(r'<svg[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
 
 def _libraries() -> Tuple[Any, Any]:
-    """resvg_py and PIL.Image, or ImportError naming the extra."""
-    try:
+    """resvg_py and PIL.Image, or a MissingExtraError (an ImportError) naming the extra."""
+    from .._extras import needs_extra
+
+    with needs_extra("render", "rgb_array frames (dimsum.render.raster)"):
         import resvg_py
         from PIL import Image
-    except ImportError as e:
-        raise ImportError(f"{EXTRA_HINT}; missing: {e.name}") from None
     return resvg_py, Image
 
 
