@@ -177,7 +177,7 @@ def test_stopping_the_arena_command_with_two_workers_leaves_nothing(tmp_path, le
             os.killpg(arena.pid, signum)
         else:
             arena.send_signal(signum)
-        assert arena.wait(timeout=60) == 130, (tmp_path / "err.txt").read_text()
+        assert arena.wait(timeout=240) == 130, (tmp_path / "err.txt").read_text()
     finally:
         processes.stop(arena)
     assert "Traceback" not in (tmp_path / "err.txt").read_text()
@@ -194,7 +194,7 @@ def test_ctrl_c_while_the_workers_are_mid_move_stops_them_and_leaves_nothing(tmp
         assert started(left, 3 + 3 * 2) >= 9, (tmp_path / "err.txt").read_text()  # command, workers, sh + bot + helper each
         begun = time.monotonic()
         os.killpg(arena.pid, signal.SIGINT)
-        assert arena.wait(timeout=60) == 130, (tmp_path / "err.txt").read_text()
+        assert arena.wait(timeout=240) == 130, (tmp_path / "err.txt").read_text()
         assert time.monotonic() - begun < 20
     finally:
         processes.stop(arena)

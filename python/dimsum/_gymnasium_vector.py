@@ -22,13 +22,13 @@ with needs_extra("gymnasium", "dimsum.gymnasium"):
     from gymnasium.vector.utils import batch_space
 
 from ._adapters import SEED_BOUND, check_max_steps, check_step_ticks, make_sampled_game, observation_space_of
-from ._batch_env import BatchEnv
+from ._learner_batch import LearnerBatch
 from ._common import check_int
 
 RESET_OPTIONS = ("ticks",)
 
 
-class DimsumVectorEnv(gymnasium.vector.VectorEnv):
+class DimsumVectorEnv(LearnerBatch, gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``game_name``, each with one learning seat (``learner_seat``: one seat
     for every env, or a sequence of one per env), the other seats played in C++ by the policy
     ``opponent`` ("random": uniformly random legal moves from each game's own seeded stream; the
@@ -69,21 +69,8 @@ class DimsumVectorEnv(gymnasium.vector.VectorEnv):
         self.single_action_space = spaces.Discrete(self.game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._env: Optional[BatchEnv] = BatchEnv(self.game, self.num_envs, seed=0, threads=threads,
-                                                 max_episode_steps=self.max_steps, learner_seat=learner_seat,
-                                                 opponent=opponent, opponent_weights=opponent_weights)
-        self.learner_seat = self._env.learner_seat  # as given: an int, or a tuple of one seat per env
-        self.learner_seats = self._env.learner_seats  # env i's seat, int32 (num_envs,)
-        self.opponent = opponent
-        self.opponent_weights = opponent_weights
+        self._open_batch(self.num_envs, threads, learner_seat, opponent, opponent_weights)
         self._reset_once = False
-
-    @property
-    def batch_env(self) -> BatchEnv:
-        """The underlying ``dimsum.BatchEnv`` (learner-seat mode): its ``clone_state(i)`` shows env i."""
-        if self._env is None:
-            raise RuntimeError("the env is closed")
-        return self._env
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         """Deals every env a new game. ``seed`` (an int) deals env i's k-th game from

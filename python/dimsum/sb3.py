@@ -48,7 +48,7 @@ with needs_extra("sb3", "dimsum.sb3"):
 
 from ._adapters import SEED_BOUND, check_max_steps, check_render_mode, check_step_ticks, make_sampled_game, \
     observation_space_of
-from ._batch_env import BatchEnv
+from ._learner_batch import LearnerBatch
 from ._common import check_int
 from .reference.rng import derive_seed
 
@@ -57,7 +57,7 @@ RESET_OPTIONS = ("ticks",)
 SHARED_ATTRS = ("render_mode", "game", "max_steps", "opponent", "ticks", "observation_space", "action_space")
 
 
-class DimsumVecEnv(VecEnv):
+class DimsumVecEnv(LearnerBatch, VecEnv):
     """``num_envs`` games of ``game_name`` for SB3, each with one learning seat (``learner_seat``:
     one seat for every env, or a sequence of one per env), the other seats played in C++ by the
     policy ``opponent`` ("random" or "heuristic": ``dimsum.BatchEnv.opponent_policies``; "policy"
@@ -79,25 +79,13 @@ class DimsumVecEnv(VecEnv):
             raise ValueError("render_mode 'human' prints every env's text: use 'ansi' or 'rgb_array' "
                              "(SB3 shows rgb_array frames with render('human'))")
         self.render_mode = check_render_mode(render_mode)
-        self._env: Optional[BatchEnv] = BatchEnv(self.game, num_envs, seed=0, threads=threads,
-                                                 max_episode_steps=self.max_steps, learner_seat=learner_seat,
-                                                 opponent=opponent, opponent_weights=opponent_weights)
-        self.learner_seat = self._env.learner_seat  # as given: an int, or a tuple of one seat per env
-        self.learner_seats = self._env.learner_seats  # env i's seat, int32 (num_envs,)
-        self.opponent = opponent
-        self.opponent_weights = opponent_weights
+        self._open_batch(num_envs, threads, learner_seat, opponent, opponent_weights)
         self._np_random = np.random.default_rng(seed)
         self._actions: Optional[np.ndarray] = None
         self._mask: Optional[np.ndarray] = None  # the learner's legal actions, bool (num_envs, num_actions)
         self._no_mask = np.zeros(self.game.num_actions, np.int8)
         super().__init__(num_envs, observation_space_of(self.game), spaces.Discrete(self.game.num_actions))
 
-    @property
-    def batch_env(self) -> BatchEnv:
-        """The underlying ``dimsum.BatchEnv`` (learner-seat mode): ``clone_state(i)`` shows env i."""
-        if self._env is None:
-            raise RuntimeError("the env is closed")
-        return self._env
 
     # ---- SB3's VecEnv --------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ search works on its own copies, so ``state`` is never changed.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, Tuple
 
 from ._checks import check_can_act
 
@@ -40,13 +40,19 @@ class NativeBot(ABC):
         """How the game crosses to dimsum._batch: fixed for a built game, so made once, not per move."""
         return (g.name, g.config_bytes(), g.state_size, g.version[0])
 
-    # The config bytes are this build's native layout: a pickled bot (sent to a worker process or
-    # a Ray node) makes them again from its game, which pickles by name and options.
+    # What a pickle leaves out and `_remake` makes again where it is loaded (a worker process, a Ray
+    # node): the config bytes are this build's native layout, made from the game, which pickles by
+    # name and options. Subclasses holding a C++ object (a network) add it to both.
+    _remade_on_load: Tuple[str, ...] = ("_game_args",)
+
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_game_args"}
+        return {k: v for k, v in self.__dict__.items() if k not in self._remade_on_load}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self._remake()
+
+    def _remake(self) -> None:
         self._game_args = self._crossing(self.game)
 
     def act(self, state: Any) -> int:

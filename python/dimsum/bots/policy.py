@@ -129,11 +129,10 @@ class PolicyBot(NativeBot):
         return load_net(self.weights, self.game)
 
     # The C++ network does not pickle: a pickled bot (sent to a worker process) loads its file again.
-    def __getstate__(self) -> dict:
-        return {k: v for k, v in super().__getstate__().items() if k != "_net"}
+    _remade_on_load = NativeBot._remade_on_load + ("_net",)
 
-    def __setstate__(self, state: dict) -> None:
-        super().__setstate__(state)
+    def _remake(self) -> None:
+        super()._remake()
         self._net = self._load()
 
     def _choose(self, name: str, config: bytes, state_size: int, version: int, state: bytes, call: int) -> int:
