@@ -23,6 +23,7 @@ from dimsum.mcp.table import BOT_SEEDS, COPY_SEEDS
 from dimsum.records import Record
 from dimsum.reference.rng import derive_seed
 from llm_fakes import listed_moves
+from needs import need_module
 from protocol_bots import HELLO, PRELUDE, spec
 from test_mcp import GAME_OVER, run_client, small
 
@@ -245,6 +246,7 @@ def test_end_game_and_a_client_that_goes_end_an_operators_bot_programs(tmp_path)
     """The operator's external bot ignores quit and the end of its input (only a kill ends it) and
     takes 0.3 s a move: end_game kills it (3 sessions, unfinished), also while it is moving, and
     so does a client going away in the middle of a move. Counted as real OS processes."""
+    need_module("mcp")  # the SDK's client (it brings anyio): skipped with only .[test]
     import anyio
 
     pids = tmp_path / "pids"
@@ -295,6 +297,7 @@ def test_end_game_and_a_client_that_goes_end_an_operators_bot_programs(tmp_path)
 
 
 def test_a_second_session_answers_while_the_first_sessions_bot_thinks():
+    need_module("mcp")  # the SDK's client (it brings anyio): skipped with only .[test]
     import anyio
 
     async def body(call):
