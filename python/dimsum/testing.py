@@ -19,40 +19,11 @@ import importlib
 import math
 import pickle
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from ._common import TERMINAL, FrozenDict, IllegalActionError, check_game_name
+from ._common import TERMINAL, IllegalActionError, Profile, check_game_name  # Profile: re-exported
 from .reference.rng import Rng
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What the shared tests and benchmarks need to know about one game, declared next to it
-    as ``PROFILE`` in ``dimsum/games/<name>/profile.py``: adding a game adds that file and
-    edits no shared test or benchmark. Option sets are passed as ``dimsum.make(name, **options)``.
-    """
-
-    conformance: Tuple[Mapping[str, Any], ...]  # check_game on each: every option that changes the rules
-    golden: Mapping[str, Any]                   # the golden playthrough (tests/golden/<name>.txt)
-    bad_input: Mapping[str, Any]                # the game the bad-input tests attack
-    same_size: Mapping[str, Any]                # other options whose states have bad_input's byte size
-    corrupt_dict: Callable[[Dict[str, Any]], None]  # breaks conservation in a to_dict(), in place
-    corrupt_dict_error: str                     # a regex the ValueError for corrupt_dict matches (the field)
-    threads: Mapping[str, Any]                  # the states shared by threads
-    bench: Mapping[str, Any]                    # the benchmarks and the perf guard's bench signature
-    peer: Optional[str] = None                  # the OpenSpiel/RLCard game doing the nearest work
-    search_simulations: int = 2000              # an IS-MCTS search of about 10-50 ms, for the bot benchmarks
-    small: Mapping[str, Any] = field(default_factory=dict)  # short games (a few dozen moves) for tests that play hundreds
-
-    def __post_init__(self) -> None:
-        # frozen all the way down to the option sets, so that no test can change another's case
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "conformance":
-                object.__setattr__(self, f.name, tuple(FrozenDict(o) for o in value))
-            elif isinstance(value, Mapping):
-                object.__setattr__(self, f.name, FrozenDict(value))
 
 
 def profile(name: str) -> Profile:

@@ -3,7 +3,7 @@ about this game (read with ``dimsum.testing.profile("dim_sum_jam")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _token_twice(d: Dict[str, Any]) -> None:

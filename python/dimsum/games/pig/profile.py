@@ -3,7 +3,7 @@ game (read with ``dimsum.testing.profile("pig")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _two_winners(d: Dict[str, Any]) -> None:
