@@ -115,6 +115,13 @@ def _batch_env(state: Any, seat: int) -> Tuple[bytes, bytes, int]:
     return obs[0].tobytes(), info["legal_mask"][0].tobytes(), int(info["current_player"][0])
 
 
+def _every_key(obs: Dict[str, Any]) -> Tuple[Tuple[str, bytes], ...]:
+    """An adapter's observation dict, every key of it (an added key is compared too)."""
+    import numpy as np
+
+    return tuple((k, np.asarray(v).tobytes()) for k, v in sorted(obs.items()))
+
+
 def _options(state: Any) -> Dict[str, Any]:
     return {k: v for k, v in state.game.options.items() if k != "chance"}
 
@@ -132,7 +139,7 @@ def _env(kind: str, state: Any, seat: int, make: Callable[[], Any]) -> Any:
     return _ENVS[key]
 
 
-def _gymnasium(state: Any, seat: int) -> Tuple[bytes, bytes, bytes, Any]:
+def _gymnasium(state: Any, seat: int) -> Tuple[Any, bytes, Any]:
     """The Gymnasium env of learner ``seat`` holding this state: observation, masks, ansi render."""
     from .gymnasium import DimsumEnv
 
@@ -140,11 +147,10 @@ def _gymnasium(state: Any, seat: int) -> Tuple[bytes, bytes, bytes, Any]:
     env = _env("gymnasium", state, seat,
                lambda: DimsumEnv(state.game.name, learner_seat=seat, render_mode="ansi", **_options(state)))
     env.state, env.steps, env.learner_steps, env.forfeited = state, 0, 1, False
-    obs = env._observation()
-    return obs["observation"].tobytes(), obs["action_mask"].tobytes(), env.action_masks().tobytes(), env.render()
+    return _every_key(env._observation()), env.action_masks().tobytes(), env.render()
 
 
-def _pettingzoo(state: Any, seat: int) -> Tuple[bytes, bytes, str, Any]:
+def _pettingzoo(state: Any, seat: int) -> Tuple[Any, str, Any]:
     """The PettingZoo AEC env holding this state, its agent ``seat`` selected: observe, info, render."""
     from .pettingzoo import raw_env
 
@@ -154,8 +160,7 @@ def _pettingzoo(state: Any, seat: int) -> Tuple[bytes, bytes, str, Any]:
     env.state = state
     agent = env.possible_agents[seat]
     env.agent_selection = agent
-    obs = env.observe(agent)
-    return obs["observation"].tobytes(), obs["action_mask"].tobytes(), repr(env.infos[agent]), env.render()
+    return _every_key(env.observe(agent)), repr(env.infos[agent]), env.render()
 
 
 def _openspiel(state: Any, seat: int) -> Tuple[bytes, str, str]:
@@ -230,7 +235,7 @@ class Ledger:
 
     information: str
     costly_pairs: int = 6  # pairs per game each costly channel is compared on
-    channels: Tuple[Channel, ...] = CHANNELS
+    channels: Tuple[Channel, ...] = ()  # () is CHANNELS, read when the run starts
     compared: Dict[str, int] = field(default_factory=dict)
     in_game: Dict[str, int] = field(default_factory=dict)
     skipped: Dict[str, str] = field(default_factory=dict)
@@ -238,6 +243,7 @@ class Ledger:
     pairs: int = 0
 
     def __post_init__(self) -> None:
+        self.channels = self.channels or CHANNELS
         for channel in self.channels:
             reason = channel.missing()
             if reason is not None:
