@@ -16,6 +16,8 @@ import random
 from collections import Counter
 from typing import Any, Dict, Optional, Tuple
 
+import dimsum
+
 BOOKKEEPING = ("rng", "redrawn", "deck_number")  # the generator; Yum Cha's booking of which copy was discarded
 
 
@@ -29,7 +31,8 @@ class DeckWitness:
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self.reshuffles = game.name == "yum_cha" and game.spec.options["deck_out"] == "reshuffle_centre"
+        # the games with a deck_out="reshuffle_centre" option (read from the options, no game named)
+        self.reshuffles = game.options.get("deck_out") == "reshuffle_centre"
         self.deck: Optional[Counter] = None
         self.drawn: Dict[int, Counter] = {}
 
@@ -94,7 +97,8 @@ def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness,
     assert (copy.observation(p) == state.observation(p)).all()
     changed = position(copy) != position(state)
     if changed:  # else the original's own history reaches it
-        assert game.name == "yum_cha", "only Yum Cha hides cards: elsewhere a resample only reseeds"
+        assert dimsum.game_info(game.name).information == "imperfect", \
+            "a game that declares perfect information hides nothing: its resample only reseeds"
         if game.explicit_chance:  # the history holds every outcome: it must lead to the copy
             root = copy._history_root()
             assert isinstance(root, int), f"no history rewrite reaches the copy (root {type(root).__name__})"
@@ -102,7 +106,7 @@ def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness,
             for action in copy.history:
                 replay.apply(action)
             assert position(replay) == position(copy)
-    witnessed = game.name == "yum_cha" and witness.deck is not None and not state.is_terminal
+    witnessed = witness.reshuffles and witness.deck is not None and not state.is_terminal
     if witnessed:
         assert witness.allows(copy.fields()["deck"], p), "a deck the seat knows to be impossible"
     for _ in range(5):  # the copy plays on as a game of its own: p's view follows

@@ -386,23 +386,24 @@ def test_the_cpp_step_reports_env_and_action_and_python_words_them():
 
 
 def test_config_bytes_of_another_build_or_game_are_refused():
-    game = dimsum.make("yum_cha")
+    example = "yum_cha"  # the game whose config the others' are offered as
+    game = dimsum.make(example)
     config, size, version = game.config_bytes(), game.state_size, game.version[0]
     for bad in [(config[:-1], size, version), (config + b"\0", size, version), (config, size + 8, version),
                 (config, size, version + 1)]:
         with pytest.raises(ValueError, match="not from this build"):
-            _batch._BatchEnv("yum_cha", *bad, 2, 0, 1, 10)
+            _batch._BatchEnv(example, *bad, 2, 0, 1, 10)
         with pytest.raises(ValueError, match="not from this build"):
-            _batch.random_playouts("yum_cha", *bad, 2, 0)
+            _batch.random_playouts(example, *bad, 2, 0)
     with pytest.raises(ValueError, match="not compiled"):
         _batch._BatchEnv("mahjong", config, size, version, 2, 0, 1, 10)
     with pytest.raises(ValueError, match="not compiled"):
         _batch.random_playouts("mahjong", config, size, version, 2, 0)
     for other in GAMES:
-        if other != "yum_cha":
+        if other != example:
             theirs = dimsum.make(other)
             with pytest.raises(ValueError, match="not from this build"):
-                _batch._BatchEnv("yum_cha", theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
+                _batch._BatchEnv(example, theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
 
 
 @pytest.mark.parametrize(

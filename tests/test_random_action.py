@@ -18,7 +18,7 @@ from dimsum.testing import profile
 from cpp.core_hooks import INCLUDE, build_check
 
 SOURCE = INCLUDE.parent / "tests" / "cpp" / "random_action.cpp"
-GAMES = ("nice_buns", "pig", "yum_cha", "dim_sum_jam")
+GAMES = tuple(dimsum.games())
 
 # every conformance variant of every game, in both chance modes, and for Nice Buns every player
 # count with the options that reach its rarer lists (the plating choices, 'pass', fish heads

@@ -30,4 +30,5 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=2),
     peer="pig",
+    small=dict(winscore=30),
 )
