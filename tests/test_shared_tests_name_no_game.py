@@ -154,3 +154,11 @@ def test_x():
     assert game.name == "{GAME}"
 '''
     assert findings(example, "tests/test_planted.py") == []
+
+
+def test_the_shared_training_reward_names_no_game():
+    """A training reward is declared by its game's package (dimsum/games/<name>/shaping.py), and
+    the shared shaping code reads it generically: no game's name in its string literals."""
+    source = (TESTS.parent / "python" / "dimsum" / "baselines" / "shaping.py").read_text(encoding="utf-8")
+    named = {n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and n.value in NAMES}
+    assert not named, named
