@@ -49,11 +49,12 @@ def test_random_action_is_the_lists_pick_and_random_decisions_the_loop(random_ac
     for (name, options), answer in zip(OPTIONS, answers):
         assert "error" not in answer, (name, options, answer)
         assert answer["mismatch"] is None, (name, options, answer["mismatch"])
-        assert answer["decisions"] > 0 and answer["playouts"] > 0, (name, options)
+        assert answer["decisions"] > 0, (name, options)
         lengths[name].update(answer["lengths"])
         decisions[name] += answer["decisions"]
         playouts[name] += answer["playouts"]
-    # counted per game, over its option sets: a short game (a few moves) checks few per set
+    # counted per game, over its option sets: a short game (a few moves) checks few per set, and
+    # in explicit mode perhaps no playout (they start every 7th step, which its deal may fill)
     assert all(decisions[name] > 100 and playouts[name] > 10 for name in GAMES), (decisions, playouts)
     # the lists were varied: Nice Buns' (splits of 4, choices of 2, the dice's options up to the
     # swaps' dozens) most of all

@@ -303,7 +303,8 @@ def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7)
     """Plays ``n_games`` seeded random games of ``game`` checking every promise of the API.
 
     ``deep_every``: pickling and the information contract (resample for every seat, compared
-    through every channel, see dimsum._contract) run every that many steps; the costly channels
+    through every channel, see dimsum._contract) run every that many steps and at each game's
+    first decision (after its deal); the costly channels
     (adapters, prompts, pages) on each game's first few pairs. A game that declares imperfect
     information but never redraws anything hidden fails at the end. Returns a Report (games,
     steps, longest game, and the channels checked and skipped).
@@ -320,12 +321,15 @@ def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7)
         state = game.new_state(seed + i)
         rng = Rng(seed + i)
         ledger.new_game()
+        first_decision = True  # a short game's hidden cards may all be dealt and shown between two deep steps
         while True:
             legal = checker.check_state(state)
             checker.check_copies(state)
             checker.check_illegal_rejected(state, legal, rng)
-            if checker.step % deep_every == 0:
+            decision = not state.is_chance_node and not state.is_terminal
+            if checker.step % deep_every == 0 or (decision and first_decision):
                 checker.check_resample(state, rng, ledger)
+            first_decision = first_decision and not decision
             if state.is_terminal:
                 checker.check_outcome(state)
                 break
