@@ -221,6 +221,6 @@ def test_validate_layout_seats_past_players_and_reserved_bytes_are_refused_in_ev
             reserved += str(e) == f"{name} state field 'reserved': set; reserved bytes are zero"
     assert seats, "no seat past the second was refused"
     if profile(name).reserved_bytes:
-        assert reserved, "no reserved byte was refused (a state without one declares reserved_bytes=False)"
+        assert reserved, "no reserved byte was refused, but the profile declares reserved_bytes=True"
     else:
-        assert not reserved
+        assert not reserved, "reserved bytes were refused: the profile declares reserved_bytes=True"

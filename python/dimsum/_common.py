@@ -384,7 +384,7 @@ class Profile:
     search_simulations: int = 2000              # an IS-MCTS search of about 10-50 ms, for the bot benchmarks
     small: Mapping[str, Any] = field(default_factory=dict)  # short games (a few dozen moves) for tests that play hundreds
     chance_after_deal: bool = True  # randomness can follow the deal (a roll, a draw): clone(seed) can change the future
-    reserved_bytes: bool = True     # the state struct has a reserved_ array (its padding made explicit), refused if set
+    reserved_bytes: bool = False    # the State struct has a reserved_ array (padding made explicit), refused when set
 
     def __post_init__(self) -> None:
         # frozen all the way down to the option sets, so that no test can change another's case

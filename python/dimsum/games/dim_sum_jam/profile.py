@@ -33,4 +33,5 @@ PROFILE = Profile(
     bench=dict(players=4),
     peer="hanabi",
     small=dict(players=3),
+    reserved_bytes=True,
 )

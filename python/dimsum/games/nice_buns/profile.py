@@ -34,4 +34,5 @@ PROFILE = Profile(
     bench=dict(players=4),
     peer="pig",
     small=dict(players=3, max_turns=30),
+    reserved_bytes=True,
 )

@@ -31,4 +31,5 @@ PROFILE = Profile(
     bench=dict(players=2),
     peer="pig",
     small=dict(winscore=30),
+    reserved_bytes=True,
 )

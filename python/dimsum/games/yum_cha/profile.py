@@ -33,4 +33,5 @@ PROFILE = Profile(
     peer="gin_rummy",
     search_simulations=200,
     small=dict(players=3, rounds=1, max_turns_per_round=12),
+    reserved_bytes=True,
 )
