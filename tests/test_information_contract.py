@@ -12,7 +12,7 @@ import dimsum
 from dimsum import _contract
 from dimsum.testing import check_game, profile
 
-from needs import need
+from needs import need_module
 
 GAMES = dimsum.games()
 HIDDEN = [n for n in GAMES if dimsum.game_info(n).information == "imperfect"]
@@ -85,7 +85,7 @@ def test_an_observation_string_that_tells_the_hidden_cards_fails_naming_its_chan
 @pytest.mark.parametrize("name", HIDDEN)
 def test_a_leaking_adapter_fails_naming_its_channel(name, monkeypatch):
     """A channel far from the engine: PettingZoo's observe, made to hand out the whole table."""
-    need(_contract.Channel("PettingZoo", None, "pettingzoo").missing() is None, "pettingzoo")
+    need_module("pettingzoo")
     from dimsum import pettingzoo
 
     fair = pettingzoo.raw_env.observe

@@ -406,7 +406,8 @@ class GameSpec(Protocol):
     calls these; the reference engine builds its Config with ``make_config`` too. The package
     also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``)
     and ``profile.py`` (``PROFILE``, a ``Profile``, above, for the shared tests and
-    benchmarks). Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
+    benchmarks). Optional: ``shaping.py`` (``SHAPINGS``, training rewards by name, read by
+    ``dimsum.baselines.shaping``); ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
     ``TimedState`` for a game with a clock) that the core returns instead of the generic class.
     The usual way to write ``dict_from_fields``/``fields_from_dict`` is a ``dimsum._schema.DictCodec``
     in ``state_dict.py``.

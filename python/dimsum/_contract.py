@@ -263,7 +263,8 @@ class Ledger:
                 return (f"information contract: the game declares information='perfect' but resample({p}) changed "
                         f"the position (fields {moved}), not only the future randomness")
         for channel in self.channels:
-            if channel.name in self.skipped or (channel.costly and self.in_game.get(channel.name, 0) >= self.costly_pairs):
+            spent = channel.costly and self.in_game.get(channel.name, 0) >= self.costly_pairs
+            if channel.name in self.skipped or spent:
                 continue
             try:  # a channel that cannot show either state (a record no seed reaches) has no pair here
                 theirs = channel.view(other, p)  # the resample first: it is the one a channel may not show

@@ -6,7 +6,9 @@ Users can run it on their own configurations (a custom deck, other dice):
     import dimsum, dimsum.testing
     dimsum.testing.check_game(dimsum.make("yum_cha", players=3, deck=my_deck), n_games=50)
 
-It raises AssertionError naming the game, seed, step and the promise that was broken.
+It raises AssertionError naming the game, seed, step and the promise that was broken. Among the
+promises, the information contract (dimsum._contract): what the game declares about hidden
+information holds, and a seat sees a state and its resample alike through every channel.
 
 ``profile(name)`` is a game's test and benchmark profile (``Profile``): the per-game cases
 the shared tests and benchmarks loop over, declared next to the game.
