@@ -498,7 +498,7 @@ def test_clone_state_is_an_independent_per_move_state(game):
         env.clone_state(4)
 
 
-@pytest.mark.parametrize("name", ["nice_buns", "pig", "dim_sum_jam"])
+@pytest.mark.parametrize("name", GAMES)  # every game: a game that plays apply_unkeyed must rekey
 @pytest.mark.parametrize("learner_seat", [None, 1])
 def test_states_handed_out_have_exact_keys(name, learner_seat):
     # BatchEnv plays Nice Buns, Pig and Dim Sum Jam with apply_unkeyed (common/engine.hpp, "Key upkeep"), the key
