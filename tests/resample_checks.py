@@ -16,6 +16,9 @@ import random
 from collections import Counter
 from typing import Any, Dict, Optional, Tuple
 
+import dimsum
+from dimsum._contract import Ledger
+
 BOOKKEEPING = ("rng", "redrawn", "deck_number")  # the generator; Yum Cha's booking of which copy was discarded
 
 
@@ -29,7 +32,8 @@ class DeckWitness:
 
     def __init__(self, game: Any) -> None:
         self.game = game
-        self.reshuffles = game.name == "yum_cha" and game.spec.options["deck_out"] == "reshuffle_centre"
+        # the games with a deck_out="reshuffle_centre" option (read from the options, no game named)
+        self.reshuffles = game.options.get("deck_out") == "reshuffle_centre"
         self.deck: Optional[Counter] = None
         self.drawn: Dict[int, Counter] = {}
 
@@ -89,12 +93,14 @@ def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness,
     the position (hidden cards redrawn) and whether the deck witness applied (after a reshuffle)."""
     copy = state.resample(p, seed)
     copy.check()
-    assert copy.information_state_string(p) == state.information_state_string(p)
-    assert copy.information_state_key(p) == state.information_state_key(p)
-    assert (copy.observation(p) == state.observation(p)).all()
+    # the information contract's cheap channels (observation, its string, information state and
+    # key; dimsum._contract), and the declaration: a perfect game's resample keeps the position
+    broken = Ledger(dimsum.game_info(game.name).information, costly_pairs=0).check_pair(state, p, copy)
+    assert broken is None, broken
     changed = position(copy) != position(state)
     if changed:  # else the original's own history reaches it
-        assert game.name == "yum_cha", "only Yum Cha hides cards: elsewhere a resample only reseeds"
+        assert dimsum.game_info(game.name).information == "imperfect", \
+            "a game that declares perfect information hides nothing: its resample only reseeds"
         if game.explicit_chance:  # the history holds every outcome: it must lead to the copy
             root = copy._history_root()
             assert isinstance(root, int), f"no history rewrite reaches the copy (root {type(root).__name__})"
@@ -102,7 +108,7 @@ def check_pair(game: Any, state: Any, p: int, seed: int, witness: DeckWitness,
             for action in copy.history:
                 replay.apply(action)
             assert position(replay) == position(copy)
-    witnessed = game.name == "yum_cha" and witness.deck is not None and not state.is_terminal
+    witnessed = witness.reshuffles and witness.deck is not None and not state.is_terminal
     if witnessed:
         assert witness.allows(copy.fields()["deck"], p), "a deck the seat knows to be impossible"
     for _ in range(5):  # the copy plays on as a game of its own: p's view follows

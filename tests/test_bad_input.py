@@ -31,9 +31,14 @@ def game(request):
 
 
 def live_state(game, seed=3, steps=5):
+    """A state a few moves in, still live (a short game stops before its end)."""
     state = game.new_state(seed)
     for _ in range(steps):
-        state.apply(state.legal_actions()[0])
+        after = state.clone()
+        after.apply(state.legal_actions()[0])
+        if after.is_terminal:
+            break
+        state = after
     return state
 
 

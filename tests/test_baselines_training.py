@@ -352,7 +352,7 @@ def test_team_progress_counts_vip_and_regular_orders_and_complaints():
     obs[0, at["cards_out"] + next(i for i in range(len(cfg.cards)) if not cfg.vip_mask >> i & 1)] = 1
     obs[0, at["counts"] + 2] = 2  # two complaints
     assert np.isclose(shaping.team_progress(game)(obs)[0], 0.1 + 0.01 - 0.1)
-    with pytest.raises(ValueError, match="for dim_sum_jam"):
+    with pytest.raises(ValueError, match="team_progress shaping is declared by dim_sum_jam, not by nice_buns"):
         shaping.team_progress(dimsum.make("nice_buns", players=2))
 
 

@@ -132,16 +132,30 @@ def test_games_that_end_reset_in_the_same_step():
     assert ended > 20
 
 
+def _steps_before_any_game_ends(game, num_envs, seed, threads, most=4, one_truncated=False):
+    """How many steps (up to ``most``) these envs play until a game first ends: a truncation there
+    ends every env at once (by the rules or by the cut), whatever the game's length (a short game
+    ends early). ``one_truncated``: a step count at which some env is cut, not ended by the rules."""
+    env = dimsum.BatchEnv(game, num_envs, seed=seed, threads=threads)
+    env.reset()
+    for k in range(most):
+        _, _, terminated, _, _ = env.step(env.sample_actions(k))
+        if terminated.any():
+            return k if one_truncated and terminated.all() and k > 0 else k + 1
+    return most
+
+
 def test_final_observations_take_rows_only_for_the_envs_that_ended(game):
-    # every env is truncated in the same step (step 4), the most rows a step can need; a view
-    # of an earlier step's rows stays readable when the buffer grows for more rows
-    env = dimsum.BatchEnv(game, 6, seed=8, threads=2, max_episode_steps=4)
+    # every env is truncated in the same step, the most rows a step can need; a view of an
+    # earlier step's rows stays readable when the buffer grows for more rows
+    steps = _steps_before_any_game_ends(game, 6, 8, 2)
+    env = dimsum.BatchEnv(game, 6, seed=8, threads=2, max_episode_steps=steps)
     env.reset()
     kept = None
-    for k in range(4):
+    for k in range(steps):
         _, _, terminated, truncated, info = env.step(env.sample_actions(k))
         ended = terminated | truncated
-        if k < 3 and ended.any():  # a game the rules ended early: keep its rows, uncopied
+        if k < steps - 1 and ended.any():  # a game the rules ended early: keep its rows, uncopied
             kept = (info["final_observation"], info["final_observation"].copy())
     np.testing.assert_array_equal(truncated | terminated, True)
     assert info["final_observation"].shape == (6, game.players, env.observation_size)
@@ -149,19 +163,20 @@ def test_final_observations_take_rows_only_for_the_envs_that_ended(game):
     if kept is not None:
         np.testing.assert_array_equal(kept[0], kept[1])
     # the next step ends no game: no rows at all
-    _, _, terminated, truncated, info = env.step(env.sample_actions(4))
+    _, _, terminated, truncated, info = env.step(env.sample_actions(steps))
     assert not (terminated | truncated).any()
     assert info["final_observation"].shape == (0, game.players, env.observation_size)
     assert info["final_envs"].shape == (0,)
 
 
 def test_truncation_at_max_episode_steps(game):
-    env = dimsum.BatchEnv(game, 3, seed=5, threads=1, max_episode_steps=4)
+    steps = _steps_before_any_game_ends(game, 3, 5, 1, one_truncated=True)
+    env = dimsum.BatchEnv(game, 3, seed=5, threads=1, max_episode_steps=steps)
     env.reset()
-    for k in range(3):
+    for k in range(steps - 1):
         _, _, terminated, truncated, _ = env.step(env.sample_actions(k))
         assert not truncated.any()
-    _, rewards, terminated, truncated, info = env.step(env.sample_actions(3))
+    _, rewards, terminated, truncated, info = env.step(env.sample_actions(steps - 1))
     np.testing.assert_array_equal(truncated, ~terminated)
     assert truncated.any()
 
@@ -386,23 +401,24 @@ def test_the_cpp_step_reports_env_and_action_and_python_words_them():
 
 
 def test_config_bytes_of_another_build_or_game_are_refused():
-    game = dimsum.make("yum_cha")
+    example = "yum_cha"  # the game whose config the others' are offered as
+    game = dimsum.make(example)
     config, size, version = game.config_bytes(), game.state_size, game.version[0]
     for bad in [(config[:-1], size, version), (config + b"\0", size, version), (config, size + 8, version),
                 (config, size, version + 1)]:
         with pytest.raises(ValueError, match="not from this build"):
-            _batch._BatchEnv("yum_cha", *bad, 2, 0, 1, 10)
+            _batch._BatchEnv(example, *bad, 2, 0, 1, 10)
         with pytest.raises(ValueError, match="not from this build"):
-            _batch.random_playouts("yum_cha", *bad, 2, 0)
+            _batch.random_playouts(example, *bad, 2, 0)
     with pytest.raises(ValueError, match="not compiled"):
         _batch._BatchEnv("mahjong", config, size, version, 2, 0, 1, 10)
     with pytest.raises(ValueError, match="not compiled"):
         _batch.random_playouts("mahjong", config, size, version, 2, 0)
     for other in GAMES:
-        if other != "yum_cha":
+        if other != example:
             theirs = dimsum.make(other)
             with pytest.raises(ValueError, match="not from this build"):
-                _batch._BatchEnv("yum_cha", theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
+                _batch._BatchEnv(example, theirs.config_bytes(), theirs.state_size, theirs.version[0], 2, 0, 1, 10)
 
 
 @pytest.mark.parametrize(
@@ -482,7 +498,7 @@ def test_clone_state_is_an_independent_per_move_state(game):
         env.clone_state(4)
 
 
-@pytest.mark.parametrize("name", ["nice_buns", "pig", "dim_sum_jam"])
+@pytest.mark.parametrize("name", GAMES)  # every game: a game that plays apply_unkeyed must rekey
 @pytest.mark.parametrize("learner_seat", [None, 1])
 def test_states_handed_out_have_exact_keys(name, learner_seat):
     # BatchEnv plays Nice Buns, Pig and Dim Sum Jam with apply_unkeyed (common/engine.hpp, "Key upkeep"), the key

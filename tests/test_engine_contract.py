@@ -20,6 +20,7 @@ import pytest
 import dimsum
 from dimsum import _core, bots
 from dimsum.reference.rng import Rng
+from dimsum.testing import profile
 
 from cpp.core_hooks import INCLUDE, find_compiler
 
@@ -218,4 +219,8 @@ def test_validate_layout_seats_past_players_and_reserved_bytes_are_refused_in_ev
                 assert int(seat[2]) >= 2
                 seats.add(seat[1])
             reserved += str(e) == f"{name} state field 'reserved': set; reserved bytes are zero"
-    assert seats and reserved
+    assert seats, "no seat past the second was refused"
+    if profile(name).reserved_bytes:
+        assert reserved, "no reserved byte was refused, but the profile declares reserved_bytes=True"
+    else:
+        assert not reserved, "reserved bytes were refused: the profile declares reserved_bytes=True"

@@ -67,6 +67,12 @@ def test_every_batch_env_return_is_the_learners_view(name):
         assert set(info) == STEP_INFO_KEYS and rewards.shape == (4,)
 
 
+def _ends(state, action):
+    after = state.clone()
+    after.apply(action)
+    return after.is_terminal
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_states_the_learner_cannot_tell_apart_look_the_same_to_it(name):
     """A state and a resample of it for the learner (the other seats' hidden cards and the
@@ -78,12 +84,15 @@ def test_states_the_learner_cannot_tell_apart_look_the_same_to_it(name):
     for seed in range(30):
         state = game.new_state(seed)
         rng = np.random.default_rng(seed)
-        for _ in range(int(rng.integers(0, 12))):
-            if state.is_terminal:
+        for _ in range(int(rng.integers(0, 12))):  # a few moves in, stopping short of a short game's end
+            after = state.clone()
+            after.apply(int(rng.choice(state.legal_actions())))
+            if after.is_terminal:
                 break
-            state.apply(int(rng.choice(state.legal_actions())))
-        while not state.is_terminal and state.current_player != 1:
-            state.apply(int(rng.choice(state.legal_actions())))
+            state = after
+        while not state.is_terminal and state.current_player != 1:  # on to the learner, not to the end if avoidable
+            live = [a for a in state.legal_actions() if not _ends(state, a)] or state.legal_actions()
+            state.apply(int(rng.choice(live)))
         if state.is_terminal:
             continue
         twin = state.resample(1, seed + 1000)

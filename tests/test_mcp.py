@@ -30,8 +30,8 @@ def seeded_tables(**limits):
 
 
 def small(name):
-    """Options for a short game (the games' test profiles), Pig to 30 points."""
-    return {"winscore": 30} if name == "pig" else dict(profile(name).small)
+    """Options for a short game (the games' test profiles)."""
+    return dict(profile(name).small)
 
 
 # ---- the tables, without the SDK ----------------------------------------------------------------

@@ -33,16 +33,20 @@ PERFECT = [c for name, configs in CONFIGS.items() if dimsum.game_info(name).info
 ALL_CONFIGS = [c for configs in CONFIGS.values() for c in configs]
 
 
-def play_randomly(state, rng, steps):
-    """Plays up to ``steps`` actions (chance by its probabilities, players uniformly)."""
+def play_randomly(state, rng, steps, live=False):
+    """Plays up to ``steps`` actions (chance by its probabilities, players uniformly); ``live``:
+    stops before an action that would end the game (a short game ends within the steps)."""
     for _ in range(steps):
         if state.is_terminal():
             break
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            action = int(rng.choice(outcomes, p=probs))
         else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            action = int(rng.choice(state.legal_actions()))
+        if live and state.child(action).is_terminal():
+            break
+        state.apply_action(action)
     return state
 
 
@@ -284,7 +288,7 @@ def test_the_digest_is_equal_exactly_when_the_text_is(config):
     """Equality is all OpenSpiel's tables use: states a seat cannot tell apart (resampled for it)
     share its digest, and states whose texts differ (another seat, another history) do not."""
     game = pyspiel.load_game(config)
-    state = play_randomly(game.new_initial_state(), np.random.RandomState(7), 40)
+    state = play_randomly(game.new_initial_state(), np.random.RandomState(7), 40, live=True)
     while state.is_chance_node():
         play_randomly(state, np.random.RandomState(8), 1)
     player = state.current_player()

@@ -18,7 +18,7 @@ from dimsum.testing import profile
 from cpp.core_hooks import INCLUDE, build_check
 
 SOURCE = INCLUDE.parent / "tests" / "cpp" / "random_action.cpp"
-GAMES = ("nice_buns", "pig", "yum_cha", "dim_sum_jam")
+GAMES = tuple(dimsum.games())
 
 # every conformance variant of every game, in both chance modes, and for Nice Buns every player
 # count with the options that reach its rarer lists (the plating choices, 'pass', fish heads
@@ -44,11 +44,18 @@ def test_random_action_is_the_lists_pick_and_random_decisions_the_loop(random_ac
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(OPTIONS), done.stdout + done.stderr
     lengths = {name: set() for name in GAMES}
+    decisions = {name: 0 for name in GAMES}
+    playouts = {name: 0 for name in GAMES}
     for (name, options), answer in zip(OPTIONS, answers):
         assert "error" not in answer, (name, options, answer)
         assert answer["mismatch"] is None, (name, options, answer["mismatch"])
-        assert answer["decisions"] > 100 and answer["playouts"] > 10, (name, options)
+        assert answer["decisions"] > 0, (name, options)
         lengths[name].update(answer["lengths"])
+        decisions[name] += answer["decisions"]
+        playouts[name] += answer["playouts"]
+    # counted per game, over its option sets: a short game (a few moves) checks few per set, and
+    # in explicit mode perhaps no playout (they start every 7th step, which its deal may fill)
+    assert all(decisions[name] > 100 and playouts[name] > 10 for name in GAMES), (decisions, playouts)
     # the lists were varied: Nice Buns' (splits of 4, choices of 2, the dice's options up to the
     # swaps' dozens) most of all
     assert len(lengths["nice_buns"]) >= 12, sorted(lengths["nice_buns"])

@@ -53,7 +53,7 @@ def test_the_page_holds_every_step_drawn_for_every_view(name, tmp_path):
             assert _picture(data, k, view) == to_svg(states[k], seat, record.players)
     action, ticks = record.steps[0]
     assert all(states[0].action_name(action) in text for text in data["steps"][1]["action"])  # a move: every view
-    assert data["timed"] == (name == "dim_sum_jam")
+    assert data["timed"] == isinstance(record.make_game(), dimsum.TimedGame)
 
 
 def test_the_page_shows_the_returns_of_a_finished_game(tmp_path):

@@ -19,9 +19,10 @@ import dimsum  # noqa: E402
 from dimsum.rllib import ACTION_MASK, OBSERVATIONS, DimsumMultiAgentEnv, MaskedPPOTorchRLModule, \
     ppo_self_play  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+from dimsum.testing import profile  # noqa: E402
 
 GAMES = dimsum.games()
-SMALL = {"dim_sum_jam": {"players": 3}, "nice_buns": {"players": 2}, "pig": {}, "yum_cha": {"players": 2}}
+SMALL = {name: dict(profile(name).small) for name in GAMES}  # short games (each game's profile)
 
 
 def _env(game, **config):

@@ -12,6 +12,7 @@ import dimsum
 from dimsum.reference.rng import Rng
 from dimsum.render import svg_pieces
 from dimsum.render.svg import esc, num
+from dimsum.testing import profile
 
 GAMES = dimsum.games()
 SVG = "{http://www.w3.org/2000/svg}"
@@ -86,12 +87,21 @@ def test_the_picture_changes_when_the_position_does(name):
     assert state.to_svg() != before
 
 
-def test_a_yum_cha_seat_cannot_tell_apart_resampled_states_and_gets_the_same_picture():
-    state = _play(dimsum.make("yum_cha", players=4).new_state(21), 40, 21)
-    p = state.current_player
-    a, b = state.resample(p, 1), state.resample(p, 2)
+@pytest.mark.parametrize("name", [n for n in GAMES if dimsum.game_info(n).information == "imperfect"])
+def test_a_seat_of_a_hidden_information_game_gets_the_same_picture_of_states_it_cannot_tell_apart(name):
+    """The seat's picture is the same for two resamples whose hidden part differs, the whole table's
+    is not (it shows the hidden part). Every game and every channel: tests/test_information_contract.py."""
+    state = dimsum.make(name, **profile(name).small).new_state(21)
+    for _ in range(40):  # the first seeded position where two resamples for the seat to act differ
+        assert not state.is_terminal, "no position with something hidden to redraw"
+        p = state.current_player
+        if not state.is_chance_node:
+            a, *others = [state.resample(p, s) for s in range(1, 9)]
+            b = next((o for o in others if o.to_dict() != a.to_dict()), None)
+            if b is not None:
+                break
+        state = _play(state, 1, 21)
     assert a.information_state_string(p) == b.information_state_string(p)
-    assert a.to_dict()["hands"] != b.to_dict()["hands"], "the resample must change the hidden cards"
     assert a.to_svg(p) == b.to_svg(p) == state.to_svg(p)
     assert a.to_svg() != b.to_svg(), "the whole table shows the hidden cards"
 

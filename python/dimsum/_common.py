@@ -11,9 +11,9 @@ import difflib
 import json
 import math
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 TERMINAL = -1
 """``state.current_player`` once the game is over."""
@@ -363,6 +363,39 @@ class GameInfo:
         return self.utility == "cooperative"
 
 
+@dataclass(frozen=True)
+class Profile:
+    """What the shared tests and benchmarks need to know about one game, declared next to it
+    as ``PROFILE`` in ``dimsum/games/<name>/profile.py``: adding a game adds that file and
+    edits no shared test or benchmark. Option sets are passed as ``dimsum.make(name, **options)``.
+    Declared here beside GameInfo (the game packages import nothing from the test suite);
+    ``dimsum.testing.Profile`` re-exports it.
+    """
+
+    conformance: Tuple[Mapping[str, Any], ...]  # check_game on each: every option that changes the rules
+    golden: Mapping[str, Any]                   # the golden playthrough (tests/golden/<name>.txt)
+    bad_input: Mapping[str, Any]                # the game the bad-input tests attack
+    same_size: Mapping[str, Any]                # other options whose states have bad_input's byte size
+    corrupt_dict: Callable[[Dict[str, Any]], None]  # breaks conservation in a to_dict(), in place
+    corrupt_dict_error: str                     # a regex the ValueError for corrupt_dict matches (the field)
+    threads: Mapping[str, Any]                  # the states shared by threads
+    bench: Mapping[str, Any]                    # the benchmarks and the perf guard's bench signature
+    peer: Optional[str] = None                  # the OpenSpiel/RLCard game doing the nearest work
+    search_simulations: int = 2000              # an IS-MCTS search of about 10-50 ms, for the bot benchmarks
+    small: Mapping[str, Any] = field(default_factory=dict)  # short games (a few dozen moves) for tests that play hundreds
+    chance_after_deal: bool = True  # randomness can follow the deal (a roll, a draw): clone(seed) can change the future
+    reserved_bytes: bool = False    # the State struct has a reserved_ array (padding made explicit), refused when set
+
+    def __post_init__(self) -> None:
+        # frozen all the way down to the option sets, so that no test can change another's case
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "conformance":
+                object.__setattr__(self, f.name, tuple(FrozenDict(o) for o in value))
+            elif isinstance(value, Mapping):
+                object.__setattr__(self, f.name, FrozenDict(value))
+
+
 # ---------------------------------------------------------------------------------------------
 # What a game's Python package provides
 
@@ -372,8 +405,9 @@ class GameSpec(Protocol):
     ``dimsum._core.Game`` imports the package of each name the compiled registry lists and
     calls these; the reference engine builds its Config with ``make_config`` too. The package
     also holds ``state_dict.py`` (the dict form behind ``dict_from_fields``/``fields_from_dict``)
-    and ``profile.py`` (``PROFILE``, a ``dimsum.testing.Profile`` for the shared tests and
-    benchmarks). Optional: ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
+    and ``profile.py`` (``PROFILE``, a ``Profile``, above, for the shared tests and
+    benchmarks). Optional: ``shaping.py`` (``SHAPINGS``, training rewards by name, read by
+    ``dimsum.baselines.shaping``); ``STATE_CLASS``, a subclass of ``dimsum._core.State`` (of
     ``TimedState`` for a game with a clock) that the core returns instead of the generic class.
     The usual way to write ``dict_from_fields``/``fields_from_dict`` is a ``dimsum._schema.DictCodec``
     in ``state_dict.py``.

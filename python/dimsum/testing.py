@@ -6,7 +6,9 @@ Users can run it on their own configurations (a custom deck, other dice):
     import dimsum, dimsum.testing
     dimsum.testing.check_game(dimsum.make("yum_cha", players=3, deck=my_deck), n_games=50)
 
-It raises AssertionError naming the game, seed, step and the promise that was broken.
+It raises AssertionError naming the game, seed, step and the promise that was broken. Among the
+promises, the information contract (dimsum._contract): what the game declares about hidden
+information holds, and a seat sees a state and its resample alike through every channel.
 
 ``profile(name)`` is a game's test and benchmark profile (``Profile``): the per-game cases
 the shared tests and benchmarks loop over, declared next to the game.
@@ -19,40 +21,11 @@ import importlib
 import math
 import pickle
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from ._common import TERMINAL, FrozenDict, IllegalActionError, check_game_name
+from ._common import TERMINAL, IllegalActionError, Profile, check_game_name  # Profile: re-exported
 from .reference.rng import Rng
-
-
-@dataclass(frozen=True)
-class Profile:
-    """What the shared tests and benchmarks need to know about one game, declared next to it
-    as ``PROFILE`` in ``dimsum/games/<name>/profile.py``: adding a game adds that file and
-    edits no shared test or benchmark. Option sets are passed as ``dimsum.make(name, **options)``.
-    """
-
-    conformance: Tuple[Mapping[str, Any], ...]  # check_game on each: every option that changes the rules
-    golden: Mapping[str, Any]                   # the golden playthrough (tests/golden/<name>.txt)
-    bad_input: Mapping[str, Any]                # the game the bad-input tests attack
-    same_size: Mapping[str, Any]                # other options whose states have bad_input's byte size
-    corrupt_dict: Callable[[Dict[str, Any]], None]  # breaks conservation in a to_dict(), in place
-    corrupt_dict_error: str                     # a regex the ValueError for corrupt_dict matches (the field)
-    threads: Mapping[str, Any]                  # the states shared by threads
-    bench: Mapping[str, Any]                    # the benchmarks and the perf guard's bench signature
-    peer: Optional[str] = None                  # the OpenSpiel/RLCard game doing the nearest work
-    search_simulations: int = 2000              # an IS-MCTS search of about 10-50 ms, for the bot benchmarks
-    small: Mapping[str, Any] = field(default_factory=dict)  # short games (a few dozen moves) for tests that play hundreds
-
-    def __post_init__(self) -> None:
-        # frozen all the way down to the option sets, so that no test can change another's case
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "conformance":
-                object.__setattr__(self, f.name, tuple(FrozenDict(o) for o in value))
-            elif isinstance(value, Mapping):
-                object.__setattr__(self, f.name, FrozenDict(value))
 
 
 def profile(name: str) -> Profile:
@@ -65,9 +38,15 @@ def profile(name: str) -> Profile:
 
 @dataclass
 class Report:
+    """What a check_game run covered: games and steps played, the longest game, and the
+    information contract's channels: the pairs compared in each, and those skipped with why
+    (an optional dependency not installed; a channel that had no pair to show)."""
+
     games: int = 0
     steps: int = 0
     longest: int = 0
+    channels: Dict[str, int] = field(default_factory=dict)
+    skipped: Dict[str, str] = field(default_factory=dict)
 
 
 class _Checker:
@@ -193,23 +172,23 @@ class _Checker:
         self.expect(outcome.reason.isidentifier() and outcome.description, f"a malformed outcome {outcome!r}")
         self.expect(all(0 <= p < self.game.players for p in outcome.winners), f"outcome winners {outcome.winners}")
 
-    def check_resample(self, state: Any, rng: Rng) -> None:
-        g = self.game
-        for p in range(g.players):
-            other = state.resample(p, rng.next_u64())
+    def check_resample(self, state: Any, rng: Rng, ledger: Any) -> None:
+        """The information contract at this position (dimsum._contract): for every seat p, a
+        resample(p) is a valid state with p's own turn kept, which p sees the same through every
+        channel, and which keeps the position if the game declares perfect information."""
+        from ._contract import resample_pairs
+
+        seeds = iter(lambda: rng.next_u64(), None)
+        for p, other in resample_pairs(state, seeds):
             other.check()
-            self.expect(other.observation(p).tolist() == state.observation(p).tolist(),
-                        f"resample({p}) changed what player {p} sees")
             self.expect(other.legal_actions() == state.legal_actions() or state.current_player != p,
                         f"resample({p}) changed player {p}'s own legal actions")
             self.expect(other.current_player == state.current_player, f"resample({p}) changed who acts")
             # the history is kept, the outcomes p did not see redrawn with the cards (explicit mode)
             self.expect(len(other.history) == len(state.history), f"resample({p}) did not keep the history")
-            self.expect(other.observation_string(p) == state.observation_string(p),
-                        f"resample({p}) changed player {p}'s observation_string")
-            if self.step <= 40:  # replaying the history: kept to the openings, where it is cheap
-                self.expect(other.information_state_string(p) == state.information_state_string(p),
-                            f"resample({p}) changed player {p}'s information_state_string")
+            broken = ledger.check_pair(state, p, other)
+            if broken is not None:
+                self.fail(broken)
 
 
 def random_position(game: Any, seed: int, steps: int) -> Any:
@@ -325,22 +304,34 @@ def playthrough_record(text: str) -> Any:
 def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7) -> Report:
     """Plays ``n_games`` seeded random games of ``game`` checking every promise of the API.
 
-    ``deep_every``: pickling and resampling (the slow checks) run every that many steps.
-    Returns a Report (games, steps, longest game).
+    ``deep_every``: pickling and the information contract (resample for every seat, compared
+    through every channel, see dimsum._contract) run every that many steps and at each game's
+    first decision (after its deal); the costly channels
+    (adapters, prompts, pages) on each game's first few pairs. A game that declares imperfect
+    information but never redraws anything hidden fails at the end. Returns a Report (games,
+    steps, longest game, and the channels checked and skipped).
     """
+    from . import game_info
+    from ._contract import Ledger
+
     report = Report()
+    ledger = Ledger(game_info(game.name).information)
     for i in range(n_games):
         checker = _Checker(game, seed + i, deep_every)
         if i == 0:
             checker.check_action_names()
         state = game.new_state(seed + i)
         rng = Rng(seed + i)
+        ledger.new_game()
+        first_decision = True  # a short game's hidden cards may all be dealt and shown between two deep steps
         while True:
             legal = checker.check_state(state)
             checker.check_copies(state)
             checker.check_illegal_rejected(state, legal, rng)
-            if checker.step % deep_every == 0:
-                checker.check_resample(state, rng)
+            decision = not state.is_chance_node and not state.is_terminal
+            if checker.step % deep_every == 0 or (decision and first_decision):
+                checker.check_resample(state, rng, ledger)
+            first_decision = first_decision and not decision
             if state.is_terminal:
                 checker.check_outcome(state)
                 break
@@ -352,6 +343,12 @@ def check_game(game: Any, n_games: int = 20, seed: int = 0, deep_every: int = 7)
         report.games += 1
         report.steps += checker.step
         report.longest = max(report.longest, checker.step)
+    broken = ledger.check_declaration()
+    if broken is not None:
+        raise AssertionError(f"check_game({game!r}), {n_games} games from seed {seed}: {broken}")
+    report.channels = dict(ledger.compared)
+    report.skipped = dict(ledger.skipped)
+    report.skipped.update({name: "no pair it could show" for name in ledger.never_applied()})
     return report
 
 

@@ -63,6 +63,7 @@ from ..cli.arena import _option  # the arena's NAME=VALUE rule for --option
 from .evaluation import evaluate, win_shares  # noqa: F401  (win_shares: part of this module's API)
 from . import run_files
 from .opponents import MODES, OpponentSchedule
+from . import shaping
 from .shaping import MODES as SHAPINGS
 
 SEEDS = 1 << 64  # a seed is what dimsum's check_seed takes, folded into [0, 2**64); derived ones wrap there
@@ -193,8 +194,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="hidden layer widths of the actor and of the critic (default 64,64, SB3's; "
                              "with --resume: the file's)")
     parser.add_argument("--shaping", choices=SHAPINGS, default="none",
-                        help="a denser training reward: team_progress pays Dim Sum Jam's orders fulfilled and "
-                             "complaints besides the win (shaping.py); evaluations count wins only (default none)")
+                        help="a denser training reward declared by the game (its shaping.py): Dim Sum Jam's "
+                             "team_progress pays orders fulfilled and complaints besides the win; evaluations "
+                             "count wins only (default none)")
     parser.add_argument("--eval-every", type=int, default=25_000, help="learner steps between evaluations")
     parser.add_argument("--eval-games", type=int, default=200, help="games per evaluation (default 200)")
     parser.add_argument("--target", type=float, default=0.75, help="the win share whose first reach is recorded")
@@ -237,7 +239,6 @@ def _train(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any,
     from ..sb3 import DimsumVecEnv
     from .export import export_sb3
     from .progress import progress_callback
-    from . import shaping
 
     # no policy_kwargs unless asked: a run without --hidden or --resume builds exactly the model it did before
     policy_kwargs: Dict[str, Any] = {} if hidden is None else {"policy_kwargs": dict(
@@ -254,7 +255,7 @@ def _train(parser: argparse.ArgumentParser, args: argparse.Namespace, game: Any,
         observation statistics ``previous`` (the VecNormalize it replaces) gathered."""
         raw = DimsumVecEnv(args.game, num_envs=args.envs, learner_seat=seats, opponent=opponent,
                            opponent_weights=weights, threads=1, seed=_offset(seed, ENV_SEED_STRIDE * rebuilt), **options)
-        paid = raw if args.shaping == "none" else shaping.wrap(raw, game)
+        paid = raw if args.shaping == "none" else shaping.wrap(raw, game, args.shaping)
         wrapped = VecNormalize(VecMonitor(paid), norm_obs_keys=["observation"], norm_reward=False)
         if previous is not None:
             wrapped.obs_rms = previous.obs_rms
@@ -466,8 +467,8 @@ def _check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         game = dimsum.make(args.game, **options)
     except (ValueError, TypeError) as e:
         parser.error(str(e))
-    if args.shaping != "none" and args.game != "dim_sum_jam":
-        parser.error(f"--shaping {args.shaping} is for dim_sum_jam")
+    if args.shaping != "none" and args.shaping not in shaping.declared(game.name):
+        parser.error(f"--shaping {args.shaping} is not declared by {game.name} (dimsum/games/{game.name}/shaping.py)")
     _check_sizes(parser, args, game)
     for problem in (run_files.check_outputs(_out_directory(args), run_files.RUN_FILES, "--out"),
                     None if args.ship is None else

@@ -3,7 +3,7 @@ about this game (read with ``dimsum.testing.profile("dim_sum_jam")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _token_twice(d: Dict[str, Any]) -> None:
@@ -33,4 +33,5 @@ PROFILE = Profile(
     bench=dict(players=4),
     peer="hanabi",
     small=dict(players=3),
+    reserved_bytes=True,
 )

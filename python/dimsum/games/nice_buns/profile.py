@@ -3,7 +3,7 @@ about this game (read with ``dimsum.testing.profile("nice_buns")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _extra_bun(d: Dict[str, Any]) -> None:
@@ -34,4 +34,5 @@ PROFILE = Profile(
     bench=dict(players=4),
     peer="pig",
     small=dict(players=3, max_turns=30),
+    reserved_bytes=True,
 )

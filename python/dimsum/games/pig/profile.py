@@ -3,7 +3,7 @@ game (read with ``dimsum.testing.profile("pig")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _two_winners(d: Dict[str, Any]) -> None:
@@ -30,4 +30,6 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=2),
     peer="pig",
+    small=dict(winscore=30),
+    reserved_bytes=True,
 )

@@ -3,7 +3,7 @@ about this game (read with ``dimsum.testing.profile("yum_cha")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _extra_card(d: Dict[str, Any]) -> None:
@@ -33,4 +33,5 @@ PROFILE = Profile(
     peer="gin_rummy",
     search_simulations=200,
     small=dict(players=3, rounds=1, max_turns_per_round=12),
+    reserved_bytes=True,
 )
