@@ -125,6 +125,28 @@ def test_the_view_is_the_same_for_every_state_the_seat_cannot_tell_apart(name):
                 assert view_text(state.resample(p, 100 + other), p, names) == shown
 
 
+@pytest.mark.parametrize("name", dimsum.games())
+def test_the_view_draws_every_position_of_an_explicit_chance_game_chance_nodes_included(name):
+    """In explicit mode the game opens at a chance node (no die rolled, no card dealt yet): the
+    view draws it like any other position (Nice Buns once raised TypeError on its roller None)."""
+    game = dimsum.make(name, chance="explicit")
+    names = ["human"] + ["random"] * (game.players - 1)
+    state, chance_nodes = game.new_state(3), 0
+    for step in range(400):
+        for p in range(game.players):
+            assert view_text(state, p, names)
+        if state.is_terminal:
+            break
+        if state.is_chance_node:
+            chance_nodes += 1
+            outcomes = [o for o, _ in state.chance_outcomes()]
+            state.apply(outcomes[step % len(outcomes)])
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[step % len(legal)])
+    assert chance_nodes > 0
+
+
 def test_the_yum_cha_view_shows_my_hand_and_no_card_only_another_seat_holds():
     state = dimsum.make("yum_cha", players=3).new_state(3)
     hands = state.to_dict()["hands"]

@@ -18,7 +18,11 @@ def _buns(counts: Dict[str, int]) -> str:
 def view(state: Any, human: int, names: List[str]) -> str:
     d = public_dict(state)
     dice = "   ".join(f"{die}: {face['shows']}" for die, face in d["dice"].items())
-    out = [f"Turn {d['turn']}, phase {d['phase']}; {seat_name(d['roller'], human, names)} rolled   {dice}"]
+    # Before the first roll (an explicit-chance game's opening chance node) no seat has rolled yet.
+    if d["roller"] is None:
+        out = [f"Turn {d['turn']}, phase {d['phase']}; no dice rolled yet"]
+    else:
+        out = [f"Turn {d['turn']}, phase {d['phase']}; {seat_name(d['roller'], human, names)} rolled   {dice}"]
     extras = [f"{label} {d[key]}" for key, label in (("split", "split"), ("chooser_takes", "chooser takes"),
                                                     ("die", "die"), ("draws_left", "draws left"))
               if d.get(key) not in (None, 0, [])]
