@@ -436,7 +436,7 @@ def test_the_games_declare_the_same_facts():
     assert info.utility == "zero_sum" and kind.utility == pyspiel.GameType.Utility.ZERO_SUM
 
 
-CFR_ITERATIONS = 100
+CFR_ITERATIONS = 30
 
 
 def _cfr(pyspiel, name):
@@ -457,6 +457,6 @@ def test_openspiels_cfr_reaches_the_same_exploitability_through_the_adapter():
 
     theirs = _cfr(pyspiel, "kuhn_poker")
     ours = _cfr(pyspiel, "dimsum_kuhn_poker")
-    assert ours[0] == theirs[0] == 12
+    assert ours[0] == theirs[0] == 12  # information states: 3 cards x 2 betting histories, for each seat
     assert ours[1] == pytest.approx(theirs[1], abs=1e-12)
-    assert ours[1] < 0.05  # CFR converges toward the equilibrium (exploitability 0)
+    assert ours[1] == pytest.approx(0.02298, abs=5e-6)  # OpenSpiel's figure after 30 iterations

@@ -55,7 +55,7 @@ def draw(state: Any, player: Optional[int], names: Optional[Sequence[str]] = Non
     svg.banner([headline, view_line(player, "card")])
     top = 58
     svg.panel(12, top, WIDTH - 24, 30 + ROW_H * n, f"Betting so far: {betting or 'none'} (p pass, b bet)",
-              fill=FELT)
+              fill=FELT, label_fill="#e8f0ea")
     for seat in range(n):
         y = top + 24 + ROW_H * seat
         acting = seat == state.current_player
