@@ -21,8 +21,26 @@ time (``time.process_time``) beside wall time:
   [0, 1], OpenSpiel keeps the returns (a range of ``max_return - min_return`` chips), so OpenSpiel's
   uct c is dimsum's ``c`` times that range.
 
-Figures (ratio = OpenSpiel / dimsum, above 1: dimsum is faster) are in the module's report: see
-``python -m benchmarks.kuhn_vs_openspiel``.
+Measured on this project's 2-core machine, 2026-12-05, with other builds and tests running beside it
+(load average 12-13, so wall time is about four times CPU time; the CPU ratios are the ones to read),
+5 rounds, ``PYTHONPATH=python python -m benchmarks.kuhn_vs_openspiel --rounds 5 --players P`` (ratio =
+OpenSpiel / dimsum, above 1: dimsum is faster):
+
+| measure | players | dimsum CPU | OpenSpiel CPU | ratio (CPU) | ratio (wall) |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| a random step (Python API) | 2 | 2,968 ns | 3,312 ns | 1.1x | 1.1x |
+| a random game (native loop) | 2 | 0.08 us | 8.66 us | 111.5x | 109.5x |
+| an IS-MCTS simulation | 2 | 0.10 us | 0.65 us | 6.3x | 5.6x |
+| a random step (Python API) | 3 | 2,297 ns | 2,691 ns | 1.2x | 1.2x |
+| a random game (native loop) | 3 | 0.11 us | 11.57 us | 110.1x | 99.0x |
+| an IS-MCTS simulation | 3 | 0.16 us | 0.97 us | 6.1x | 5.7x |
+
+A Kuhn game is a handful of steps, so the native loops measure mostly what surrounds the rules: a
+whole dimsum game is a deal of ``players`` draws and a few applies in one C++ loop, while each
+``evaluate_bots`` call crosses from Python, makes its bots and walks OpenSpiel's virtual ``State``
+(the deal as chance nodes, vectors of legal actions and outcomes). Through the Python APIs both pay
+the interpreter; dimsum's step here includes reading each chance node's outcomes with their
+probabilities as a list of Python tuples.
 """
 
 from __future__ import annotations
@@ -39,7 +57,7 @@ from .pig_vs_openspiel import UNITS, clocks, dimsum_games, dimsum_steps, openspi
 
 GAME = "kuhn_poker"
 DIMSUM_C = 0.5           # dimsum's ismcts c (rewards in [0, 1])
-SIMULATIONS = 20000      # per search, both sides
+SIMULATIONS = 200000     # per search, both sides (a search of tens of ms: a Kuhn game is a few steps)
 STEP_GAMES = 3000        # games a round for the per-step measure (both sides)
 NATIVE_GAMES = 100000    # games a round in the native loops
 
