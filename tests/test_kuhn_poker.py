@@ -295,6 +295,42 @@ def test_resample_in_explicit_mode_rewrites_the_deal_in_the_history():
         assert r.information_state_string(1) == state.information_state_string(1)
 
 
+def _channels(state, seat):
+    """Everything the library shows one seat: the observation and its string, the information state
+    and its key, the seat's picture, the terminal player's view and the language model's view."""
+    from dimsum.llm.prompt import view as llm_view
+    from dimsum.play.views import view_text
+
+    names = [f"p{k}" for k in range(state.game.players)]
+    return {"observation": state.observation(seat).tolist(), "observation_string": state.observation_string(seat),
+            "information_state": state.information_state_string(seat), "key": state.information_state_key(seat),
+            "svg": state.to_svg(seat), "terminal view": view_text(state, seat, names),
+            "llm view": llm_view(state, seat, names)}
+
+
+@pytest.mark.parametrize("options", [dict(players=2), dict(players=3), dict(players=3, chance="explicit")])
+def test_a_seat_sees_a_resampled_state_as_the_real_one_through_every_channel(options):
+    """The other cards are hidden everywhere, not only in the observation: a state and its resample
+    for seat p look the same to p through every view, while the cards did change in some of them."""
+    game = dimsum.make(G, **options)
+    rng = random.Random(11)
+    changed = 0
+    for seed in range(25):
+        state = game.new_state(seed)
+        while True:
+            if not state.is_chance_node:
+                for p in range(game.players):
+                    twin = state.resample(p, rng.getrandbits(32))
+                    changed += twin.to_dict()["cards"] != state.to_dict()["cards"]
+                    mine, theirs = _channels(state, p), _channels(twin, p)
+                    for channel in mine:
+                        assert mine[channel] == theirs[channel], f"seed {seed} seat {p}: {channel} shows a hidden card"
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert changed > 50
+
+
 @pytest.mark.parametrize("options", [dict(players=2), dict(players=4), dict(players=3, chance="explicit")])
 def test_core_and_reference_resample_alike(options):
     import dimsum.reference
