@@ -7,6 +7,8 @@
 
 #include "dim_sum_jam/byte_layout.hpp"
 #include "dim_sum_jam/engine.hpp"
+#include "kuhn_poker/byte_layout.hpp"
+#include "kuhn_poker/engine.hpp"
 #include "nice_buns/byte_layout.hpp"
 #include "nice_buns/engine.hpp"
 #include "pig/byte_layout.hpp"
@@ -19,7 +21,8 @@ namespace dimsum {
 template <class... G>
 struct GameList {};
 
-using AllGames = GameList<yum_cha::Engine, nice_buns::Engine, dim_sum_jam::Engine, pig::Engine>;
+using AllGames = GameList<yum_cha::Engine, nice_buns::Engine, dim_sum_jam::Engine, pig::Engine,
+                          kuhn_poker::Engine>;
 
 // Calls f.template operator()<G>() for the game named `name`; returns false if none is.
 template <class F, class... G>
