@@ -3,7 +3,7 @@ this game (read with ``dimsum.testing.profile("kuhn_poker")``)."""
 
 from typing import Any, Dict
 
-from ...testing import Profile
+from ..._common import Profile
 
 
 def _one_card_twice(d: Dict[str, Any]) -> None:
@@ -27,4 +27,5 @@ PROFILE = Profile(
     threads=dict(players=3),
     bench=dict(players=2),
     peer="kuhn_poker",
+    chance_after_deal=False,  # the deal is the only randomness (KP-2): nothing follows it
 )
