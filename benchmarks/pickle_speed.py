@@ -20,8 +20,9 @@ next (allocation addresses), which is 750 instructions a call at N = 2000 and un
 
 ``--depths`` measures how the cost grows with the history: Yum Cha states 40, 1,000 and 16,000
 decisions in (16 rounds of up to 2,000 turns, so that one game is that long) and a finished default
-game, each round on a fresh seed; ``pickle.loads``, ``pickle.dumps`` and ``copy.copy`` in CPU time
-and wall time, per call and per decision. ``--against DIR`` times another build side by side in the
+game, each round on a fresh seed; ``pickle.loads``, ``pickle.dumps`` (of the state as played, and
+as loaded) and ``copy.copy`` (of the loaded state) in CPU time and wall time, per call and per
+decision. ``--against DIR`` times another build side by side in the
 same rounds (DIR holds its ``dimsum`` package, e.g. a copy of main's ``python/`` with its compiled
 modules): each round runs both builds, one subprocess each, on the same seed, in alternating order:
 
@@ -126,7 +127,7 @@ def rounds(n: int, steps: int, calls: int) -> list[dict[str, tuple[float, float,
 DEEP = {"rounds": 16, "max_turns_per_round": 2000}   # one Yum Cha game long enough for every depth
 DEPTHS = (40, 1000, 16000)
 FINISHED = "finished"                                # a finished default (4-round) game
-OPS = ("loads", "dumps", "copy")
+OPS = ("loads", "dumps", "dumps_loaded", "copy")   # dumps_loaded: pickle.dumps of the state as loaded
 
 
 def depth_states(seed: int) -> dict:
@@ -162,7 +163,9 @@ def depth_round(seed: int, budget: int) -> dict:
         pickle.loads(data)  # warm: the game is cached, as in a worker that has loaded one state
         calls = max(20, budget // max(decisions, 1))
         row = {"decisions": decisions, "bytes": len(data)}
-        for op, fn, arg in (("loads", pickle.loads, data), ("dumps", pickle.dumps, state), ("copy", copy.copy, state)):
+        loaded = pickle.loads(data)
+        for op, fn, arg in (("loads", pickle.loads, data), ("dumps", pickle.dumps, state),
+                            ("dumps_loaded", pickle.dumps, loaded), ("copy", copy.copy, loaded)):
             row[op] = timed(fn, arg, calls)
         out[label] = row
     return out

@@ -740,17 +740,18 @@ cdef class _PackedHistory:
         built on first call and shared by every state holding this run."""
         cdef Py_ssize_t i
         cdef int a
-        if not self.chained:
-            node = None
-            for i in range(self.count):
-                a = self.action(i)
-                if self.width == HISTORY_ENTRY:
-                    node = (node, _ACTION_INTS[a])
-                else:
-                    node = (node, a, self.ticks(i))
-            self.chain = node
-            self.chained = True
-        return self.chain
+        with cython.critical_section(self):  # free-threaded Python: states sharing the run build it once
+            if not self.chained:
+                node = None
+                for i in range(self.count):
+                    a = self.action(i)
+                    if self.width == HISTORY_ENTRY:
+                        node = (node, _ACTION_INTS[a])
+                    else:
+                        node = (node, a, self.ticks(i))
+                self.chain = node
+                self.chained = True
+            return self.chain
 
 
 cdef _PackedHistory _checked_run(Game game, bytes data, Py_ssize_t offset):
