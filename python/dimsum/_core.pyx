@@ -715,8 +715,10 @@ def make(str name, **options):
 # loaded 4x slower per decision than 1,000); packed, a load is the entries' range check and a copy
 # shares it. A state's history is its packed run (oldest first) then its chain of nodes (what it
 # applied since; the chain's bottom node continues the run). The chain the views walk by node
-# identity (dimsum._views) is built from the run when first asked for, once for every copy.
+# identity (dimsum._views) is built from the run when first asked for, once for every copy. Not
+# tracked by the cycle collector: it holds bytes and a chain of tuples of ints, which reach no cycle.
 @cython.final
+@cython.no_gc
 cdef class _PackedHistory:
     cdef bytes data            # holds the entries, from ``offset``: little-endian, ``width`` bytes each
     cdef Py_ssize_t offset
