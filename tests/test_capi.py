@@ -382,3 +382,15 @@ def test_create_errors_are_per_thread(lib: ctypes.CDLL) -> None:
     thread.join()
     assert seen[0][0] == BAD_ARGUMENT and "num_envs" in seen[0][1]
     assert "game 'chess'" in error(lib)
+
+
+def test_the_docs_c_example_builds_and_runs(tmp_path: Path) -> None:
+    """docs/C_API.md's ```c example is a whole program: it compiles warning-free and runs."""
+    text = (ROOT / "docs" / "C_API.md").read_text()
+    blocks = re.findall(r"^```c\n(.*?)^```", text, re.M | re.S)
+    assert len(blocks) == 1
+    source = tmp_path / "doc_example.c"
+    source.write_text(blocks[0])
+    program = build_c([source], tmp_path / "doc_example")
+    result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
