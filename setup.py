@@ -136,6 +136,21 @@ class BuildExt(build_ext):
         # a Python module exports PyInit_<name>; the C API exports what dimsum.h declares (DIMSUM_API)
         return [] if ext.name == CAPI_NAME else super().get_export_symbols(ext)
 
+    def build_extension(self, ext):
+        # macOS links Python modules with -bundle, which a C program cannot link against: the C API
+        # is linked as a dynamic library instead (only the flag differs; a module loads either way)
+        if ext.name != CAPI_NAME or sys.platform != "darwin":
+            return super().build_extension(ext)
+        linkers = {name: getattr(self.compiler, name) for name in ("linker_so", "linker_so_cxx")
+                   if getattr(self.compiler, name, None)}  # linker_so_cxx: setuptools' C++ linker, if it has one
+        for name, command in linkers.items():
+            setattr(self.compiler, name, ["-dynamiclib" if flag == "-bundle" else flag for flag in command])
+        try:
+            return super().build_extension(ext)
+        finally:
+            for name, command in linkers.items():
+                setattr(self.compiler, name, command)
+
     def get_libraries(self, ext):
         # no libpython: a native trainer loads the C API without an interpreter
         return list(ext.libraries) if ext.name == CAPI_NAME else super().get_libraries(ext)
