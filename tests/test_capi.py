@@ -6,6 +6,7 @@ code with a message that leaves the env as it was (checked through ctypes, the l
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import re
 import shlex
@@ -18,6 +19,8 @@ from typing import Dict, List, Optional
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dimsum
 
@@ -394,3 +397,33 @@ def test_the_docs_c_example_builds_and_runs(tmp_path: Path) -> None:
     program = build_c([source], tmp_path / "doc_example")
     result = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# Options texts: fragments of JSON, and well-formed objects of the fields' names with odd values
+_FRAGMENT = st.text(alphabet='{}[],:"-.eE0123456789 truefalsn_playerswinco\\\n\t\x00é', max_size=40)
+_VALUE = st.recursive(st.one_of(st.integers(-2**70, 2**70), st.booleans()),
+                      lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+_OBJECT = st.dictionaries(st.sampled_from(["players", "winscore", "diceoutcomes", "horizon", "piglet",
+                                           "explicit_chance", "tier_points", "card_types", "rounds", "x"]),
+                          _VALUE, max_size=4).map(json.dumps)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(game=st.sampled_from(["pig", "yum_cha"]), text=st.one_of(_FRAGMENT, _OBJECT))
+def test_any_options_text_is_a_game_or_a_bad_options_code(lib: ctypes.CDLL, game: str, text: str) -> None:
+    """Whatever the options text, create makes an env or refuses it with BAD_OPTIONS and a
+    message; it never crashes, and an env it makes resets and steps."""
+    status, handle = create(lib, game=game, options=text, num_envs=2)
+    if status == OK:
+        lib.dimsum_env_destroy(handle)
+        env = Env(lib, game=game, options=text, num_envs=2)
+        assert env.reset(3) == OK
+        for t in range(20):
+            sampled = np.zeros(2, np.int32)
+            pointer = sampled.ctypes.data_as(ctypes.POINTER(ctypes.c_int32))
+            assert lib.dimsum_env_sample_actions(env.handle, t, pointer, 2) == OK
+            assert env.step(sampled) == OK, env.error()
+        env.close()
+        return
+    assert (status, handle) == (BAD_OPTIONS, None), (text, status)
+    assert error(lib), text
