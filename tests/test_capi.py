@@ -136,7 +136,8 @@ def test_pufferlib_style_binding_under_a_vectorizer_harness(tmp_path: Path) -> N
 def test_header_is_c99_and_cxx_clean(tmp_path: Path) -> None:
     """dimsum.h compiles alone as strict C99 and as C++ (extern "C"), with every warning an error."""
     source = tmp_path / "only_header.c"
-    source.write_text('#include "dimsum.h"\nint main(void) { return dimsum_api_version() == DIMSUM_C_API_VERSION ? 0 : 1; }\n')
+    source.write_text('#include "dimsum.h"\n'
+                      "int main(void) { return dimsum_api_version() == DIMSUM_C_API_VERSION ? 0 : 1; }\n")
     program = build_c([source], tmp_path / "only_header")
     assert subprocess.run([str(program)], timeout=60).returncode == 0
     cxx = shutil.which("c++") or shutil.which("g++")
@@ -274,7 +275,8 @@ def test_create_refuses_bad_arguments_with_a_message(lib: ctypes.CDLL) -> None:
         (dict(learner_seat=2), BAD_ARGUMENT, "learner_seat must be -1 or a seat in 0..1, got 2"),
         (dict(learner_seat=-2), BAD_ARGUMENT, "learner_seat must be -1"),
         (dict(opponent="random"), BAD_ARGUMENT, "opponent plays the seats other than learner_seat"),
-        (dict(learner_seat=0, opponent="oracle"), BAD_ARGUMENT, "unknown opponent policy 'oracle' for pig; known: random, heuristic"),
+        (dict(learner_seat=0, opponent="oracle"), BAD_ARGUMENT,
+         "unknown opponent policy 'oracle' for pig; known: random, heuristic"),
         (dict(options='{"players": 3'), BAD_OPTIONS, "options JSON, at character 13: ',' or '}' expected"),
         (dict(options='{"players": "3"}'), BAD_OPTIONS, "a string is not a value a field takes"),
         (dict(options='{"players": 2.5}'), BAD_OPTIONS, "fields take integers"),
@@ -284,12 +286,16 @@ def test_create_refuses_bad_arguments_with_a_message(lib: ctypes.CDLL) -> None:
         (dict(options='{"players": 99999999999999999999}'), BAD_OPTIONS, "integer out of the int64 range"),
         (dict(options='{"winscore": 1} x'), BAD_OPTIONS, "text after the object"),
         (dict(options='{"speed": 1}'), BAD_OPTIONS,
-         "pig has no config field 'speed'; its fields: players, winscore, diceoutcomes, horizon, piglet, explicit_chance"),
-        (dict(options='{"players": 99}'), BAD_OPTIONS, "pig config field 'players': 99 is out of range; allowed [2, 10]"),
-        (dict(options='{"players": [2]}'), BAD_OPTIONS, "pig config field 'players': one integer expected, got a list"),
+         "pig has no config field 'speed'; its fields: players, winscore, diceoutcomes, horizon, piglet, "
+         "explicit_chance"),
+        (dict(options='{"players": 99}'), BAD_OPTIONS,
+         "pig config field 'players': 99 is out of range; allowed [2, 10]"),
+        (dict(options='{"players": [2]}'), BAD_OPTIONS,
+         "pig config field 'players': one integer expected, got a list"),
         (dict(options='{"explicit_chance": true}'), BAD_OPTIONS, "explicit_chance must be 0"),
         (dict(game="yum_cha", options='{"tier_points": 3}'), BAD_OPTIONS, "'tier_points': a list of rows expected"),
-        (dict(game="yum_cha", options='{"card_types": [[0, 0, 1]]}'), BAD_OPTIONS, "'card_types': each row has 4 value(s)"),
+        (dict(game="yum_cha", options='{"card_types": [[0, 0, 1]]}'), BAD_OPTIONS,
+         "'card_types': each row has 4 value(s)"),
         (dict(game="yum_cha", options='{"max_game_length": 5}'), BAD_OPTIONS, None),
     ]
     for kwargs, code, message in cases:

@@ -135,10 +135,10 @@ def get_library() -> str:
     import os
     import sys
 
-    name = "libdimsum.dll" if sys.platform == "win32" else "libdimsum.dylib" if sys.platform == "darwin" else "libdimsum.so"
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+    suffix = ".dll" if sys.platform == "win32" else ".dylib" if sys.platform == "darwin" else ".so"
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libdimsum" + suffix)
     if not os.path.isfile(path):
-        raise FileNotFoundError(f"{path}: this install of dimsum has no C API library; build it with setup.py build_ext")
+        raise FileNotFoundError(f"{path}: this install of dimsum has no C API library (setup.py build_ext builds it)")
     return path
 
 

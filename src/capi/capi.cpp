@@ -78,7 +78,10 @@ dimsum_status guarded(std::string& error, F&& f) noexcept {
   try {
     return f();
   } catch (const dimsum::ThreadStartError& e) {
-    try { error = std::string("the worker threads could not be started (") + e.what() + "): use fewer threads"; } catch (...) {}
+    try {
+      error = std::string("the worker threads could not be started (") + e.what() + "): use fewer threads";
+    } catch (...) {
+    }
     return DIMSUM_ERR_OUT_OF_MEMORY;
   } catch (const std::bad_alloc&) {
     try { error = "out of memory"; } catch (...) {}
@@ -163,7 +166,8 @@ dimsum_status create(const char* game, const char* options_json, int32_t num_env
   });
   if (!found) {
     std::string known;
-    for (int i = 0; dimsum::game_at(i) != nullptr; ++i) known += (i ? ", " : "") + std::string(dimsum::game_at(i)->name);
+    for (int i = 0; dimsum::game_at(i) != nullptr; ++i)
+      known += (i ? ", " : "") + std::string(dimsum::game_at(i)->name);
     create_error = "game '" + std::string(game) + "' is not compiled into this library; games: " + known;
     return DIMSUM_ERR_UNKNOWN_GAME;
   }
