@@ -66,5 +66,11 @@ int main(int argc, char** argv) {
   const double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0, wall = seconds(CLOCK_MONOTONIC) - wall0;
   printf("{\"wall\": %.9f, \"cpu\": %.9f, \"checksum\": %.6f}\n", wall, cpu, checksum);
   dimsum_env_destroy(env);
+  free(actions);
+  free(b.observations);
+  free(b.action_masks);
+  free(b.rewards);
+  free(b.terminations);
+  free(b.truncations);
   return 0;
 }
