@@ -2,6 +2,8 @@
 
 - dimsum._core  (Cython): the per-move API, called millions of times from Python.
 - dimsum._batch (pybind11): the batch engine and playout driver, called once per batch.
+- dimsum/libdimsum.so (.dylib, .dll): the C API (src/capi, python/dimsum/include/dimsum.h), a plain
+  shared library for native trainers, built as a third "extension" that is not a Python module.
 The core (src/dimsum_core/**/*.cpp) is compiled once, into libdimsum_core, and linked into
 both. Environment: DIMSUM_WERROR=1 turns warnings in the core into errors (CI does);
 DIMSUM_BUILD_JOBS=N compiles extensions in parallel; DIMSUM_SANITIZE=1 compiles the core and both
@@ -22,10 +24,13 @@ from setuptools.command.build_ext import build_ext
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORE = os.path.join("src", "dimsum_core")
 BINDINGS = os.path.join("src", "bindings")  # dimsum._batch's sources (pybind11), one file per topic
+CAPI = os.path.join("src", "capi")  # the C API's extern "C" layer over the core (docs/C_API.md)
+CAPI_HEADER_DIR = os.path.join("python", "dimsum", "include")  # dimsum.h, shipped in the wheel
 MSVC = sys.platform == "win32"
 
 core_sources = sorted(glob(os.path.join(CORE, "**", "*.cpp"), recursive=True))
 batch_sources = sorted(glob(os.path.join(BINDINGS, "batch", "*.cpp")))
+capi_sources = sorted(glob(os.path.join(CAPI, "*.cpp")))
 # an extension relinks when any core file changes (the static library is not tracked by itself)
 core_files = core_sources + sorted(glob(os.path.join(CORE, "**", "*.hpp"), recursive=True))
 
@@ -86,6 +91,31 @@ extensions = [
     ),
 ]
 
+# The C API's shared library. setuptools builds it like an extension (the same compiler, flags and
+# static core), but it is no Python module: BuildExt names it libdimsum.so (.dylib, .dll), exports
+# only what dimsum.h marks DIMSUM_API, and links no Python library. Its soname / install name is
+# its own file name, so that a C program linked with -ldimsum finds it through LD_LIBRARY_PATH or
+# an rpath set to the package folder (dimsum.get_library()).
+CAPI_NAME = "dimsum.libdimsum"
+if sys.platform == "darwin":
+    capi_link = ["-Wl,-install_name,@rpath/libdimsum.dylib"]
+elif MSVC:
+    capi_link = []
+else:
+    capi_link = ["-Wl,-soname,libdimsum.so", "-Wl,--version-script=" + os.path.join(CAPI, "exports.map")]
+extensions.append(
+    Extension(
+        CAPI_NAME,
+        sources=capi_sources,
+        include_dirs=["src", CAPI_HEADER_DIR],
+        language="c++",
+        extra_compile_args=core_flags,
+        extra_link_args=link_flags + capi_link,
+        depends=core_files + sorted(glob(os.path.join(CAPI, "*.hpp")) + glob(os.path.join(CAPI, "*.inc")))
+        + [os.path.join(CAPI_HEADER_DIR, "dimsum.h"), os.path.join(CAPI, "exports.map")],
+    )
+)
+
 
 class BuildExt(build_ext):
     def finalize_options(self):
@@ -93,6 +123,37 @@ class BuildExt(build_ext):
         jobs = os.environ.get("DIMSUM_BUILD_JOBS")
         if jobs and not self.parallel:
             self.parallel = int(jobs)
+
+    def get_ext_filename(self, fullname):
+        # asked with the full name ("dimsum.libdimsum") and with its last part ("libdimsum")
+        filename = super().get_ext_filename(fullname)
+        if fullname not in (CAPI_NAME, CAPI_NAME.rpartition(".")[2]):
+            return filename
+        suffix = ".dll" if MSVC else ".dylib" if sys.platform == "darwin" else ".so"
+        return os.path.join(os.path.dirname(filename), "libdimsum" + suffix)
+
+    def get_export_symbols(self, ext):
+        # a Python module exports PyInit_<name>; the C API exports what dimsum.h declares (DIMSUM_API)
+        return [] if ext.name == CAPI_NAME else super().get_export_symbols(ext)
+
+    def build_extension(self, ext):
+        # macOS links Python modules with -bundle, which a C program cannot link against: the C API
+        # is linked as a dynamic library instead (only the flag differs; a module loads either way)
+        if ext.name != CAPI_NAME or sys.platform != "darwin":
+            return super().build_extension(ext)
+        linkers = {name: getattr(self.compiler, name) for name in ("linker_so", "linker_so_cxx")
+                   if getattr(self.compiler, name, None)}  # linker_so_cxx: setuptools' C++ linker, if it has one
+        for name, command in linkers.items():
+            setattr(self.compiler, name, ["-dynamiclib" if flag == "-bundle" else flag for flag in command])
+        try:
+            return super().build_extension(ext)
+        finally:
+            for name, command in linkers.items():
+                setattr(self.compiler, name, command)
+
+    def get_libraries(self, ext):
+        # no libpython: a native trainer loads the C API without an interpreter
+        return list(ext.libraries) if ext.name == CAPI_NAME else super().get_libraries(ext)
 
 
 setup(

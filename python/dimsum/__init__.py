@@ -122,6 +122,26 @@ def random_playouts(game: Game, n_games: int, seed: int = 0,
                                   check_seed(seed), threads)
 
 
+def get_include() -> str:
+    """The folder holding ``dimsum.h``, the C API's header (docs/C_API.md): ``cc -I`` it."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
+def get_library() -> str:
+    """The path of the C API's shared library (libdimsum.so, .dylib or .dll; docs/C_API.md), to
+    link a C program with; FileNotFoundError if this install has none (a build without it)."""
+    import os
+    import sys
+
+    suffix = ".dll" if sys.platform == "win32" else ".dylib" if sys.platform == "darwin" else ".so"
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libdimsum" + suffix)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{path}: this install of dimsum has no C API library (setup.py build_ext builds it)")
+    return path
+
+
 _LAZY = ("BatchEnv", "Game", "State", "TimedGame", "TimedState")
 
 
@@ -150,4 +170,4 @@ if not TYPE_CHECKING:  # a type checker sees the imports above; a module __getat
 
 
 __all__ = ["BatchEnv", "CHANCE", "Game", "GameInfo", "IllegalActionError", "OptionSpec", "Outcome", "Slice", "State", "TERMINAL",
-           "TimedGame", "TimedState", "__version__", "game_info", "games", "make", "options", "random_playouts"]
+           "TimedGame", "TimedState", "__version__", "game_info", "games", "get_include", "get_library", "make", "options", "random_playouts"]
