@@ -79,8 +79,11 @@ def callgrind_run(args: List[str], env: Optional[Mapping[str, str]] = None,
     or prints no total."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
+        # run in the empty temporary folder: `python -c` imports from its working folder first, and
+        # a busy one (/tmp, files coming and going) is listed again between the two runs, which
+        # does not cancel out in their difference
         proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, *args],
-                              capture_output=True, text=True, env=dict(env or quiet_env()), check=False)
+                              capture_output=True, text=True, env=dict(env or quiet_env()), check=False, cwd=tmp)
         if proc.returncode != 0:
             raise RuntimeError(f"valgrind failed ({' '.join(args[2:])}):\n{proc.stderr[-2000:]}")
         refs = _REFS.search(proc.stderr)
@@ -108,7 +111,9 @@ def per_step(name: str, options: Mapping[str, Any], kind: str, size: int) -> flo
     if kind not in KINDS:
         raise ValueError(f"unknown workload kind {kind!r}; the kinds are {', '.join(KINDS)}")
     # a native warm-up first, so that no measured run pays for writing .pyc files
-    subprocess.run([sys.executable, "-c", _script(options), name, kind, "0"], check=True, capture_output=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-c", _script(options), name, kind, "0"], check=True, capture_output=True,
+                       cwd=tmp)
     base, _ = callgrind_instructions(name, options, kind, 0)
     total, steps = callgrind_instructions(name, options, kind, size)
     return (total - base) / max(steps, 1)
