@@ -66,8 +66,13 @@ def available() -> bool:
 
 
 def quiet_env(extra: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
-    """The environment of a counted run: hashing pinned, one BLAS/OpenMP thread."""
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    """The environment of a counted run: hashing pinned, one BLAS/OpenMP thread, and (Python 3.11
+    on) the working folder kept off ``sys.path``: ``python -c`` would import from it first, and
+    a busy folder (/tmp, files coming and going) is listed again between the two runs, which does
+    not cancel out in their difference. Python 3.10 ignores PYTHONSAFEPATH: run it from a quiet
+    folder (the checkout)."""
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               PYTHONSAFEPATH="1")
     env.update(extra or {})
     return env
 
@@ -79,11 +84,8 @@ def callgrind_run(args: List[str], env: Optional[Mapping[str, str]] = None,
     or prints no total."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cg.out"
-        # run in the empty temporary folder: `python -c` imports from its working folder first, and
-        # a busy one (/tmp, files coming and going) is listed again between the two runs, which
-        # does not cancel out in their difference
         proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, *args],
-                              capture_output=True, text=True, env=dict(env or quiet_env()), check=False, cwd=tmp)
+                              capture_output=True, text=True, env=dict(env or quiet_env()), check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"valgrind failed ({' '.join(args[2:])}):\n{proc.stderr[-2000:]}")
         refs = _REFS.search(proc.stderr)
@@ -111,9 +113,8 @@ def per_step(name: str, options: Mapping[str, Any], kind: str, size: int) -> flo
     if kind not in KINDS:
         raise ValueError(f"unknown workload kind {kind!r}; the kinds are {', '.join(KINDS)}")
     # a native warm-up first, so that no measured run pays for writing .pyc files
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-c", _script(options), name, kind, "0"], check=True, capture_output=True,
-                       cwd=tmp)
+    subprocess.run([sys.executable, "-c", _script(options), name, kind, "0"], check=True, capture_output=True,
+                   env=quiet_env())
     base, _ = callgrind_instructions(name, options, kind, 0)
     total, steps = callgrind_instructions(name, options, kind, size)
     return (total - base) / max(steps, 1)
