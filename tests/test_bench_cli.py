@@ -205,3 +205,24 @@ def test_an_unwritable_json_path_is_an_error_not_a_traceback(tmp_path):
     proc = bench(tmp_path, "--quick", "--rounds", "1", "--game", "pig", "--json", str(tmp_path / "no" / "such" / "x.json"))
     assert proc.returncode == 1
     assert "python -m dimsum bench: error: cannot write" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_counted_run_does_not_depend_on_its_working_folder(tmp_path, monkeypatch):
+    """Instruction counts are the same however busy the folder they are run from: ``python -c``
+    would import from it first, and a folder whose files change between two runs is listed again
+    (PYTHONSAFEPATH keeps it off sys.path; Python 3.11 on)."""
+    from needs import need
+
+    from dimsum.bench import instructions
+
+    need(instructions.available(), "valgrind")
+    if sys.version_info < (3, 11):
+        pytest.skip("PYTHONSAFEPATH is Python 3.11's")
+    monkeypatch.chdir(tmp_path)
+    script = ["-c", "import json, csv; print('STEPS', 0)"]
+    first, out, _ = instructions.callgrind_run(script)
+    for i in range(300):  # the folder changes between the runs, as /tmp does
+        (tmp_path / f"file{i}.txt").write_text("x")
+    second, _, _ = instructions.callgrind_run(script)
+    assert out == "STEPS 0\n"
+    assert first == second

@@ -1,6 +1,6 @@
 """Measure the engine's speed (steps/s, bots' moves/s, policy inference, instruction counts) for CI.
 
-    python -m dimsum bench                                  # every game, a minute or so, a table
+    python -m dimsum bench                                  # every game, a table (about 10 s of CPU time)
     python -m dimsum bench --quick --json -                 # a few seconds, JSON on stdout
     python -m dimsum bench --json bench.json                # github-action-benchmark (customBiggerIsBetter)
     python -m dimsum bench --format github-smaller --json bench.json   # customSmallerIsBetter
