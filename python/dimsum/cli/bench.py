@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="rounds of each timing, each with fresh seeds (default 5; 3 with --quick)")
     parser.add_argument("--seed", type=at_least(0), default=0, help="the first round's seed (default 0)")
     parser.add_argument("--callgrind", action="store_true",
-                        help="also count instructions per step under valgrind (slow: a minute or so a game)")
+                        help="also count instructions per step under valgrind (slow: a minute or two a game)")
     parser.add_argument("--counts-only", action="store_true", help="instruction counts only, no timings (implies --callgrind)")
     parser.add_argument("--json", metavar="FILE", default=None,
                         help="write the results as JSON to FILE ('-': stdout; the table then goes to stderr)")
