@@ -62,7 +62,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     rounds = args.rounds or (3 if args.quick else 5)
     report = sys.stderr if args.json == "-" else sys.stdout
 
-    print(f"dimsum {dimsum.__version__} bench ({mode}, {rounds} rounds)", file=report, flush=True)
+    what = "instruction counts" if args.counts_only else f"{mode}, {rounds} rounds" + (", instruction counts" if callgrind else "")
+    print(f"dimsum {dimsum.__version__} bench ({what})", file=report, flush=True)
     results = suite.run(args.game, mode, rounds, args.seed, callgrind=callgrind, times=not args.counts_only,
                         progress=formats.write_progress)
     print(formats.table(results), file=report, flush=True)
