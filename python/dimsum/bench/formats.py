@@ -43,7 +43,7 @@ def github(results: Sequence[Any], bigger: bool) -> List[Dict[str, Any]]:
         if isinstance(result, Count):
             if not bigger:
                 entries.append({"name": result.name, "unit": result.unit, "value": _number(result.value),
-                                "extra": f"{result.description}; one callgrind run (the same on every run)"})
+                                "extra": f"{result.description}; one callgrind measurement (independent of the load)"})
             continue
         for clock in CLOCKS:
             values = result.rates(clock) if bigger else [s * 1e9 for s in result.seconds_per_op(clock)]

@@ -1,4 +1,4 @@
-"""Instruction counts with valgrind's callgrind: the same on every run whatever else the machine
+"""Instruction counts with valgrind's callgrind: independent of whatever else the machine
 does, so a regression of a few percent shows on a shared, noisy machine (where times do not).
 
 A workload runs in a fresh interpreter twice, at size N and at size 0; the difference (the workload
