@@ -15,17 +15,16 @@ functions (no call) counts as floor: the figure is a floor for the step as built
 
 One thread, `step(sample_actions(k))` from Python on the benchmarks' configuration of GAME, after
 three warm-up steps; a run with the same set-up and no measured steps is subtracted, as in
-perf_guard.py. A FUNCTION matches every C++ symbol that contains it. Counts are instructions, the
-same on every run whatever else the machine does (docs/PERFORMANCE.md, "Third pass").
+perf_guard.py (both run callgrind through dimsum.bench.instructions). A FUNCTION matches every C++
+symbol that contains it. Counts are instructions, the same on every run whatever else the machine
+does (docs/PERFORMANCE.md, "Third pass").
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,41 +47,36 @@ for k in range(steps):
 
 def callgrind(game: str, envs: int, steps: int, functions: list) -> tuple:
     """(total instructions, {function: calls}, instructions under the game's work) of one run."""
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c",
-                               SCRIPT, game, str(envs), str(steps)], capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            raise RuntimeError(f"valgrind failed:\n{proc.stderr[-2000:]}")
-        total = int(re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr).group(1).replace(",", ""))
-        # callgrind names a function once, "fn=(id) name" or "cfn=(id) name", then "(id)" alone;
-        # a "calls=" line is followed by the line of that call's inclusive cost
-        names, calls, callee, caller = {}, dict.fromkeys(functions, 0), None, ""
-        work, pending = 0, False
-        for line in out.read_text(errors="replace").splitlines():
-            if pending:  # the inclusive cost of a call from outside the work into it
-                work += int(line.split()[-1])
-                pending = False
-                continue
-            m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?", line)
-            if m:
-                if m.group(3):
-                    names[m.group(2)] = m.group(3)
-                if m.group(1):
-                    callee = names.get(m.group(2), "")
-                else:
-                    caller, callee = names.get(m.group(2), ""), None
-                continue
-            m = re.match(r"calls=(\d+)", line)
-            if m and callee is not None:
-                for f in functions:
-                    if f in callee:
-                        calls[f] += int(m.group(1))
-                pending = is_work(game, callee) and not is_work(game, caller)
-                callee = None
-        return total, calls, work
+    from dimsum.bench.instructions import callgrind_run, quiet_env
+
+    env = quiet_env({"PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])})
+    total, _, output = callgrind_run(["-c", SCRIPT, game, str(envs), str(steps)], env, keep_output=True)
+    # callgrind names a function once, "fn=(id) name" or "cfn=(id) name", then "(id)" alone;
+    # a "calls=" line is followed by the line of that call's inclusive cost
+    names, calls, callee, caller = {}, dict.fromkeys(functions, 0), None, ""
+    work, pending = 0, False
+    for line in output.splitlines():
+        if pending:  # the inclusive cost of a call from outside the work into it
+            work += int(line.split()[-1])
+            pending = False
+            continue
+        m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?", line)
+        if m:
+            if m.group(3):
+                names[m.group(2)] = m.group(3)
+            if m.group(1):
+                callee = names.get(m.group(2), "")
+            else:
+                caller, callee = names.get(m.group(2), ""), None
+            continue
+        m = re.match(r"calls=(\d+)", line)
+        if m and callee is not None:
+            for f in functions:
+                if f in callee:
+                    calls[f] += int(m.group(1))
+            pending = is_work(game, callee) and not is_work(game, caller)
+            callee = None
+    return total, calls, work
 
 
 def is_work(game: str, function: str) -> bool:

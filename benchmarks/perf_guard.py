@@ -10,7 +10,8 @@ Two checks, both deterministic:
    start-up and imports) is divided by the number of game steps. Instruction counts do not
    depend on what else the machine is doing (PYTHONHASHSEED is pinned). A count more than
    ``--margin`` above the committed baseline fails; one well below it is reported so the
-   baseline can be tightened with ``--update``.
+   baseline can be tightened with ``--update``. The workloads and the counting are
+   dimsum.bench.instructions, shared with ``python -m dimsum bench --callgrind`` (docs/BENCH.md).
 
 The committed baseline is one file per game, ``benchmarks/perf_baseline/<name>.json`` (its bench
 signature and its instruction counts), so that adding a game adds a file and edits none.
@@ -32,14 +33,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import platform
 import random
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 if __package__:  # python -m benchmarks.perf_guard
@@ -47,33 +43,26 @@ if __package__:  # python -m benchmarks.perf_guard
 else:  # python benchmarks/perf_guard.py: this folder is on sys.path
     from workloads import CONFIGS
 
+
+def _instructions():
+    """The instruction-count code, dimsum.bench.instructions: the installed package's, or for an
+    installed dimsum that predates it (bench.yml measures the base commit with this guard) the
+    checkout's file, which imports nothing of dimsum."""
+    try:
+        from dimsum.bench import instructions
+    except ImportError:
+        import importlib.util
+
+        path = Path(__file__).resolve().parent.parent / "python" / "dimsum" / "bench" / "instructions.py"
+        spec = importlib.util.spec_from_file_location("dimsum_bench_instructions", path)
+        instructions = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(instructions)
+    return instructions
+
+
+instructions = _instructions()
 BASELINE = Path(__file__).with_name("perf_baseline")  # a folder: <name>.json per game
-
-# The workloads, run in a fresh interpreter: `size` games; prints the number of steps taken.
-WORKLOAD = r"""
-import random, sys, dimsum
-name, kind, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
-game = dimsum.make(name, **{options})
-import numpy  # imported in every run, so that size 0 pays for it too
-import gc
-gc.collect()
-gc.freeze()  # what the imports left is no longer the collector's: a collection costs what the games made
-steps = 0
-if kind == "cpp_playout":
-    returns, lengths = dimsum.random_playouts(game, size, seed=1)
-    steps = int(lengths.sum())
-else:
-    rng = random.Random(1)
-    for seed in range(size):
-        state = game.new_state(seed)
-        while not state.is_terminal:
-            state.apply(rng.choice(state.legal_actions()))
-            steps += 1
-print("STEPS", steps)
-"""
-
-SIZES = {"quick": {"cpp_playout": 4, "python_step": 1}, "full": {"cpp_playout": 40, "python_step": 6}}
-
+SIZES = instructions.SIZES  # games per workload run, by mode
 
 # -- signature ----------------------------------------------------------------------------------
 
@@ -94,34 +83,10 @@ def signature(name: str) -> str:
     return h.hexdigest()
 
 
-# -- instruction counts ---------------------------------------------------------------------------
-
-def callgrind_instructions(name: str, kind: str, size: int) -> tuple:
-    script = WORKLOAD.replace("{options}", repr(dict(CONFIGS[name])))
-    # one thread everywhere: idle BLAS threads spin, and spinning is counted
-    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cg.out"
-        proc = subprocess.run(
-            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-             "-c", script, name, kind, str(size)],
-            capture_output=True, text=True, env=env, check=False)
-        if proc.returncode != 0:
-            raise RuntimeError(f"valgrind failed for {name}/{kind}:\n{proc.stderr[-2000:]}")
-        refs = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
-        steps = re.search(r"STEPS (\d+)", proc.stdout)
-        if not refs or not steps:
-            raise RuntimeError(f"could not read callgrind's totals for {name}/{kind}")
-        return int(refs.group(1).replace(",", "")), int(steps.group(1))
-
+# -- instruction counts (dimsum.bench.instructions: the same code as python -m dimsum bench --callgrind) --
 
 def per_step(name: str, kind: str, size: int) -> float:
-    # a native warm-up first, so that no measured run pays for writing .pyc files
-    script = WORKLOAD.replace("{options}", repr(dict(CONFIGS[name])))
-    subprocess.run([sys.executable, "-c", script, name, kind, "0"], check=True, capture_output=True)
-    base, _ = callgrind_instructions(name, kind, 0)
-    total, steps = callgrind_instructions(name, kind, size)
-    return (total - base) / max(steps, 1)
+    return instructions.per_step(name, CONFIGS[name], kind, size)
 
 
 # -- the baseline: one file per game, or one scratch file for all -----------------------------------
@@ -184,7 +149,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     baseline = load_baseline(args.baseline)
-    if not args.signature_only and not shutil.which("valgrind"):
+    if not args.signature_only and not instructions.available():
         print("perf_guard: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
 
