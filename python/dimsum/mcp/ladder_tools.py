@@ -273,7 +273,7 @@ def ladder_tools(ladders: Ladders) -> List[Tuple[Callable[..., str], Dict[str, A
         """Rates you on `game`'s rating ladder (at `players` seats; default the game's): game after game
         against reference bots with fixed ratings (Elo scale, random = 1000), chosen near your strength,
         you in one seat and the reference bot in the others. The ladders: {ladders}. `max_games`: the
-        budget (default 400, at most {max_ladder_games}); `width`: stop once the 95% interval is narrower
+        budget (default 400 or this server's bound if lower; at most {max_ladder_games}); `width`: stop once the 95% interval is narrower
         (default 100 points). {seeds}. Returns the rating's id and your first game's session and view:
         play it with play_move, then call ladder_status for the next game and, at the end, the rating
         with its interval and your results against each reference bot."""
