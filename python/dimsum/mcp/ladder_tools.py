@@ -110,10 +110,13 @@ class Ladders:
             max_games = min(DEFAULT_MAX_GAMES, self.max_games)
         if isinstance(max_games, bool) or not isinstance(max_games, int) or not 1 <= max_games <= self.max_games:
             raise ValueError(f"max_games is an int from 1 to {self.max_games} (this server's bound), got {max_games!r}")
-        with self._lock:
+        if seed is not None:
+            seed = check_seed(seed)
+        dimsum.ladder.Rater(ladder, 0, width, max_games, one_seat=True)  # checks width and max_games first
+        with self._lock:  # a rating's number (and so its secret) counts the ratings that passed the checks
             self._count += 1
             number = self._count
-        secret = seed_secret(check_seed(seed)) if seed is not None else derived_secret(self.secret, number)
+        secret = seed_secret(seed) if seed is not None else derived_secret(self.secret, number)
         rater = dimsum.ladder.Rater(ladder, secret_seed(secret, RATER), width, max_games, one_seat=True)
         run = LadderRun(f"L{number}", ladder, rater, secret)
         with run.lock:
