@@ -87,34 +87,34 @@ def test_an_agent_is_rated_over_mcp_and_the_same_server_seed_gives_the_same_rati
     finals = []
 
     async def body(call):
-        final, seen = await rate_randomly(call, agent_seed=1, game="pig", max_games=24)
+        final, seen = await rate_randomly(call, agent_seed=1, game="pig", max_games=16)
         finals.append(final)
         if len(finals) == 2:  # the second server: a second rating there is dealt other games
-            other, _ = await rate_randomly(call, agent_seed=1, game="pig", max_games=24)
+            other, _ = await rate_randomly(call, agent_seed=1, game="pig", max_games=16)
             finals.append(other)
         assert not any("seed" in text for text in seen)
         is_error, text = await call("observe", session="g1")
         assert is_error and "no game 'g1' is open (open: none)" in text
 
     for _ in range(2):
-        tools = run_server(body, ladder_seed=5, max_ladder_games=24)
+        tools = run_server(body, ladder_seed=5, max_ladder_games=16)
     first, again, other = finals
     assert first == again
-    assert "The rating is over." in first and "24 games in 3 matches; the budget of 24 games is spent" in first
+    assert "The rating is over." in first and "16 games in 2 matches; the budget of 16 games is spent" in first
     assert re.search(r"rating \(Elo scale, random = 1000\): \d+, 95% interval \[\d+, \d+\]", first)
-    assert "cite: " in first and "dimsum ladder pig-2p v1, 24 games" in first
+    assert "cite: " in first and "dimsum ladder pig-2p v1, 16 games" in first
     rows = re.findall(r"^(\S+) +(\d+) +(\d+) +([\d.]+) +([\d.]+)$", first, re.M)  # against, rating, games, score, expected
-    assert sum(int(r[2]) for r in rows) == 24 and {r[0] for r in rows} <= {r.name for r in dimsum.ladder.load("pig").rungs}
+    assert sum(int(r[2]) for r in rows) == 16 and {r[0] for r in rows} <= {r.name for r in dimsum.ladder.load("pig").rungs}
     assert other.replace("L2", "L1") != first
     assert "start_ladder" in tools and "ladder_status" in tools
-    assert "at most 24" in tools["start_ladder"].description and tools["start_ladder"].input_schema[
+    assert "at most 16" in tools["start_ladder"].description and tools["start_ladder"].input_schema[
         "additionalProperties"] is False
 
 
 def test_a_client_seed_is_taken_only_where_the_operator_allows_it_and_fixes_the_rating():
     async def body(call):
-        final, _ = await rate_randomly(call, agent_seed=2, game="pig", max_games=16, seed=9)
-        again, _ = await rate_randomly(call, agent_seed=2, game="pig", max_games=16, seed=9)
+        final, _ = await rate_randomly(call, agent_seed=2, game="pig", max_games=8, seed=9)
+        again, _ = await rate_randomly(call, agent_seed=2, game="pig", max_games=8, seed=9)
         assert final.replace("L1", "L2") == again
 
     run_server(body, client_seeds=True)
