@@ -36,6 +36,7 @@ def rate_one_seat(ladder: Ladder, spec: str, seed: int, width: Optional[float] =
     kind, params = dimsum.bots.parse_spec(spec)
     rater = Rater(ladder, seed, width, max_games, one_seat=True)
     while (plan := rater.next_match()) is not None:
+        assert plan.rung is not None  # a competitive ladder: every match is against a rung
         rung_kind, rung_params = dimsum.bots.parse_spec(plan.rung.spec)
         results = []
         for planned in plan.games():

@@ -252,7 +252,9 @@ def one_seat_lineups(players: int) -> List[Tuple[int, ...]]:
 
 def _read(game: Any) -> Tuple[int, Tuple[float, ...], Tuple[int, ...]]:
     """(index, returns, winners) of a game result given as an object or a mapping."""
-    get = game.get if isinstance(game, Mapping) else lambda key: getattr(game, key, None)
+    def get(key: str) -> Any:
+        return game.get(key) if isinstance(game, Mapping) else getattr(game, key, None)
+
     index, returns, winners = get("index"), _or_empty(get("returns")), _or_empty(get("winners"))
     if isinstance(index, bool) or not isinstance(index, int):
         raise ValueError(f"a game result's index is an int, got {type(index).__name__}")

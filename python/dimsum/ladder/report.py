@@ -51,7 +51,7 @@ class Report:
 
     @property
     def cooperative(self) -> bool:
-        return self.ladder["scale"] == "win_rate"
+        return bool(self.ladder["scale"] == "win_rate")
 
     def citation(self) -> str:
         """How to cite the rating: the value and interval, the ladder and its version, the game."""
@@ -71,7 +71,9 @@ class Report:
             return ""
         below = [r for r in self.rungs if r[1] <= self.rating.value]
         above = [r for r in self.rungs if r[1] > self.rating.value]
-        name = lambda r: f"{r[0]} ({self._value(r[1])})"  # noqa: E731
+        def name(rung: Tuple[str, float]) -> str:
+            return f"{rung[0]} ({self._value(rung[1])})"
+
         if not below:
             return f"below every rung (the lowest: {name(above[0])}): the rating is an extrapolation"
         if not above:
