@@ -162,3 +162,28 @@ def test_the_command_line_rates_and_refuses_bad_usage(capsys):
         with pytest.raises(SystemExit) as stop:
             main(["ladder", "--game", "pig", *bad])
         assert stop.value.code == 2
+
+
+def test_one_seat_seats_the_candidate_once_a_game_each_seat_in_turn_and_refuses_a_team():
+    """An agent is one mind: Rater(one_seat=True) gives it one seat a game, the rung every other
+    (at two seats, the arena's own rounds)."""
+    four = dimsum.ladder.Rater(dimsum.ladder.load("nice_buns", 4), seed=2, one_seat=True).next_match()
+    assert [g.lineup for g in four.games()] == [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0)] * 2
+    assert all(len(g.candidate_seats) == 1 and len(g.rung_seeds) == 3 for g in four.games())
+    pig = dimsum.ladder.load("pig", 2)
+    one, both = (dimsum.ladder.Rater(pig, seed=2, one_seat=flag).next_match() for flag in (True, False))
+    assert one.schedule == both.schedule
+    with pytest.raises(ValueError, match="rates a team"):
+        dimsum.ladder.Rater(dimsum.ladder.load("dim_sum_jam", 4), seed=2, one_seat=True)
+
+
+def test_the_coverage_script_rates_a_rung_under_seeds_as_the_command_and_as_the_server_would(capsys):
+    from dimsum.ladder import coverage
+
+    for mode in ([], ["--one-seat"]):
+        assert coverage.main(["--ladder", "pig-2p", "--rung", "random", "--seeds", "2", "--width", "300", *mode]) == 0
+        out = capsys.readouterr().out
+        assert out.count("seed ") == 2 and "random on pig-2p" in out and " of 2 seeds" in out
+    rater = coverage.rate_one_seat(dimsum.ladder.load("pig", 2), "random", seed=4, max_games=16)
+    again = coverage.rate_one_seat(dimsum.ladder.load("pig", 2), "random", seed=4, max_games=16)
+    assert rater.games_played == 16 and rater.estimate() == again.estimate() and rater.scores == again.scores

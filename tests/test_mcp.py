@@ -306,8 +306,8 @@ def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_and_ar
         assert is_error and "no game 'g9' is open (open: g1)" in text
 
     out = run_client(body, "--max-sessions", "1", "--max-moves", "3", "--allow-seeds")
-    assert sorted(out["tools"]) == ["end_game", "get_picture", "get_record", "list_bots", "list_games", "observe",
-                                    "play_move", "rules", "start_game"]
+    assert sorted(out["tools"]) == ["end_game", "get_picture", "get_record", "ladder_status", "list_bots", "list_games",
+                                    "observe", "play_move", "rules", "start_game", "start_ladder"]
     assert "At most 1 games are open" in out["tools"]["start_game"].description
     assert out["tools"]["start_game"].input_schema["additionalProperties"] is False
 

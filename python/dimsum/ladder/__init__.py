@@ -12,7 +12,9 @@ Modules, one job each: ``definitions`` (what each shipped ladder is made of, and
 loading and checking), ``scores`` (a game's score for the candidate), ``estimate`` (ratings
 against fixed rungs, win rates, the rungs' own fit), ``rater`` (the next match and when to stop,
 for any caller that can play games), ``play`` (``rate``: the matches played through the arena),
-``report`` (the text and JSON of a rating).
+``report`` (the text and JSON of a rating), ``coverage`` (``python -m dimsum.ladder.coverage``:
+how often a copy of a rung lands on its rating). The MCP server rates an agent with a Rater of its
+own (``dimsum.mcp.ladder_tools``).
 """
 
 from .definitions import VERSION

@@ -7,7 +7,9 @@ bots, made with the seeds given, in the others, and hands back the returns.
 A match is some whole rounds of the arena's two-bot schedule (``dimsum.arena.schedule``): the
 candidate is bot 0, the rung bot 1, every assignment of the two to the seats in which both play,
 each round on one deal; in a cooperative game the candidate fills every seat and there is no
-rung. Match ``k``'s arena seed is ``derive_seed(seed ^ STREAM, k)``, so the same seed proposes the
+rung. With ``one_seat`` (an agent: a mind in several seats would see several hands), the
+candidate holds exactly one seat a game, the rung all the others: a round is the candidate in
+each seat once (at two seats, the same round as the arena's). Match ``k``'s arena seed is ``derive_seed(seed ^ STREAM, k)``, so the same seed proposes the
 same matches and, for the same results, gives the same rating.
 
 Which rung: the estimate so far lies between two rungs (or beyond the last one); the next match is
@@ -96,7 +98,9 @@ class Rater:
     """Rates one candidate on ``ladder`` (module docstring). ``width``: stop when the 95% interval
     is narrower (Elo points, or a win rate's fraction in a cooperative game; default
     ``DEFAULT_WIDTH``); ``max_games``: the budget; ``match_games``: games a match holds at least,
-    rounded up to whole rounds; ``min_games``: none stops before (default two matches)."""
+    rounded up to whole rounds; ``min_games``: none stops before (default two matches);
+    ``one_seat``: the candidate holds one seat a game (module docstring; not in a cooperative
+    game, where the candidate is the whole team)."""
 
     ladder: Ladder
     seed: int
@@ -104,6 +108,7 @@ class Rater:
     max_games: int = DEFAULT_MAX_GAMES
     match_games: int = MATCH_GAMES
     min_games: Optional[int] = None
+    one_seat: bool = False
     plans: List[MatchPlan] = field(default_factory=list, init=False)
     scores: List[List[float]] = field(default_factory=list, init=False)  # per match, per game index
 
@@ -119,7 +124,11 @@ class Rater:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-        self._lineups = lineups(1 if self.ladder.cooperative else 2, self.ladder.players, self.ladder.cooperative)
+        if self.one_seat and self.ladder.cooperative:
+            raise ValueError(f"{self.ladder.name} rates a team (one bot in every seat) by its win rate against the "
+                             f"game: a candidate holding one seat cannot be rated on it")
+        self._lineups = (one_seat_lineups(self.ladder.players) if self.one_seat else
+                         lineups(1 if self.ladder.cooperative else 2, self.ladder.players, self.ladder.cooperative))
         self._match_size = Schedule.at_least(0, self._lineups, self.match_games).games
         if self.max_games < self._match_size:
             raise ValueError(f"max_games={self.max_games} is less than one match of {self.ladder.name} "
@@ -236,9 +245,16 @@ class Rater:
         return sorted(out, key=lambda r: r.rating)
 
 
+def one_seat_lineups(players: int) -> List[Tuple[int, ...]]:
+    """The candidate in each seat once, the rung in every other seat."""
+    return [tuple(CANDIDATE if s == seat else RUNG for s in range(players)) for seat in range(players)]
+
+
 def _read(game: Any) -> Tuple[int, Tuple[float, ...], Tuple[int, ...]]:
     """(index, returns, winners) of a game result given as an object or a mapping."""
-    get = game.get if isinstance(game, Mapping) else lambda key: getattr(game, key, None)
+    def get(key: str) -> Any:
+        return game.get(key) if isinstance(game, Mapping) else getattr(game, key, None)
+
     index, returns, winners = get("index"), _or_empty(get("returns")), _or_empty(get("winners"))
     if isinstance(index, bool) or not isinstance(index, int):
         raise ValueError(f"a game result's index is an int, got {type(index).__name__}")

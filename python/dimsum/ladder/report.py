@@ -18,7 +18,7 @@ FORMAT = "dimsum-ladder-rating/1"
 class Report:
     ladder: Dict[str, Any]  # name, version, game, players, options, scale: what a citation needs
     bot: str
-    seed: int
+    seed: Optional[int]  # None: not shown (an agent rated over MCP: the seed is the deals of its games)
     settings: Dict[str, Any]  # width, max_games, match_games, min_games
     rating: Optional[Estimate]
     games: int
@@ -27,26 +27,31 @@ class Report:
     matches: Tuple[Dict[str, Any], ...]
     complete: bool
     failure: Optional[str]
-    cpu_seconds: float
+    cpu_seconds: Optional[float]  # None: not measured (the games were played elsewhere)
     rungs: Tuple[Tuple[str, float], ...]  # the ladder's rungs and ratings, for placing the rating
 
     @classmethod
-    def of(cls, rater: Rater, bot: str, complete: bool, failure: Optional[str], cpu_seconds: float) -> "Report":
+    def of(cls, rater: Rater, bot: str, complete: bool, failure: Optional[str], cpu_seconds: Optional[float],
+           show_seed: bool = True) -> "Report":
+        """The report of ``rater``'s finished matches; ``show_seed`` False leaves out the rating's seed
+        and the matches' (for a report handed to the player itself)."""
         ladder = rater.ladder
-        matches = tuple({"number": p.number, "against": p.rung.name if p.rung else "the game", "seed": p.seed,
-                         "games": len(s), "score": sum(s)} for p, s in zip(rater.plans, rater.scores))
+        matches = tuple({"number": p.number, "against": p.rung.name if p.rung else "the game",
+                         **({"seed": p.seed} if show_seed else {}), "games": len(s), "score": sum(s)}
+                        for p, s in zip(rater.plans, rater.scores))
         played = rater.games_played > 0
         return cls({"name": ladder.name, "version": ladder.version, "game": ladder.game, "players": ladder.players,
                     "options": ladder.options, "scale": ladder.scale},
-                   bot, rater.seed, {"width": rater.width, "max_games": rater.max_games,
-                                     "match_games": rater.match_games, "min_games": rater.min_games},
+                   bot, rater.seed if show_seed else None, {"width": rater.width, "max_games": rater.max_games,
+                                     "match_games": rater.match_games, "min_games": rater.min_games,
+                                     "one_seat": rater.one_seat},
                    rater.estimate() if played else None, rater.games_played, rater.stopped() if complete else None,
                    tuple(rater.results()) if played else (), matches, complete, failure, cpu_seconds,
                    tuple((r.name, r.rating) for r in sorted(ladder.rungs, key=lambda r: r.rating)))
 
     @property
     def cooperative(self) -> bool:
-        return self.ladder["scale"] == "win_rate"
+        return bool(self.ladder["scale"] == "win_rate")
 
     def citation(self) -> str:
         """How to cite the rating: the value and interval, the ladder and its version, the game."""
@@ -54,7 +59,8 @@ class Report:
             return "no rating (no game finished)"
         return (f"{self._value(self.rating.value)} [{self._value(self.rating.low)}, {self._value(self.rating.high)}] "
                 f"({'win rate against the game' if self.cooperative else 'Elo, random = 1000'}), dimsum ladder "
-                f"{self.ladder['name']} v{self.ladder['version']}, {self.games} games, seed {self.seed}")
+                f"{self.ladder['name']} v{self.ladder['version']}, {self.games} games"
+                + ("" if self.seed is None else f", seed {self.seed}"))
 
     def _value(self, x: float) -> str:
         return f"{x:.3f}" if self.cooperative else f"{x:.0f}"
@@ -65,7 +71,9 @@ class Report:
             return ""
         below = [r for r in self.rungs if r[1] <= self.rating.value]
         above = [r for r in self.rungs if r[1] > self.rating.value]
-        name = lambda r: f"{r[0]} ({self._value(r[1])})"  # noqa: E731
+        def name(rung: Tuple[str, float]) -> str:
+            return f"{rung[0]} ({self._value(rung[1])})"
+
         if not below:
             return f"below every rung (the lowest: {name(above[0])}): the rating is an extrapolation"
         if not above:
@@ -84,14 +92,16 @@ class Report:
         for r in self.per_rung:
             lines.append(f"{r.rung:<45}  {self._value(r.rating):>7}  {r.games:>5}  {r.score:>7.1f}  {r.expected:>8.1f}")
         end = self.stopped or ("stopped: " + self.failure if self.failure else "not finished")
-        lines.append(f"{self.games} games in {len(self.matches)} matches, seed {self.seed}; {end}; "
-                     f"{self.cpu_seconds:.1f} s CPU")
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        cpu = "" if self.cpu_seconds is None else f"; {self.cpu_seconds:.1f} s CPU"
+        lines.append(f"{self.games} games in {len(self.matches)} matches{seed}; {end}{cpu}")
         lines.append("cite: " + self.citation())
         return "\n".join(lines)
 
     def to_json(self) -> Dict[str, Any]:
         return {
-            "format": FORMAT, "ladder": self.ladder, "bot": self.bot, "seed": self.seed, "settings": self.settings,
+            "format": FORMAT, "ladder": self.ladder, "bot": self.bot, **({} if self.seed is None else {"seed": self.seed}),
+            "settings": self.settings,
             "rating": None if self.rating is None else {"value": self.rating.value, "interval": [self.rating.low,
                                                                                                 self.rating.high]},
             "citation": self.citation(), "place": self.place(), "games": self.games, "stopped": self.stopped,

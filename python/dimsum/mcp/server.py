@@ -22,6 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, TypeVar
 
 from .agent_text import bound, describe, strings_of
 from .capabilities import Capabilities
+from .ladder_tools import MAX_LADDER_GAMES, Ladders, ladder_tools
 from .table import MAX_MOVES, MAX_SESSIONS, Tables
 
 INSTRUCTIONS = """\
@@ -29,16 +30,19 @@ dimsum's tabletop games ({titles}) against bots. list_games shows the
 games and their options; list_bots the bots you may choose; rules gives a game's rules in brief;
 start_game seats you and returns a session id and your view; play_move plays a move by its exact name (or id) as listed, the bots then
 move until your next turn; observe shows your view again; get_picture draws it (SVG); get_record
-gives the finished game; end_game frees the session."""
+gives the finished game; end_game frees the session. start_ladder rates you on a game's rating ladder,
+game after game (ladder_status for the next game and, at the end, your rating)."""
 
 F = TypeVar("F", bound=Callable[..., str])
 log = logging.getLogger(__name__)
 
 
 def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
-          capabilities: Optional[Capabilities] = None) -> Any:
+          capabilities: Optional[Capabilities] = None, max_ladder_games: int = MAX_LADDER_GAMES,
+          ladder_seed: Optional[int] = None) -> Any:
     """The MCPServer with dimsum's tools over one :class:`Tables`; ``capabilities``: what a client may
-    choose (default: the built-in bots with their caps, no client seeds)."""
+    choose (default: the built-in bots with their caps, no client seeds); ``max_ladder_games``,
+    ``ladder_seed``: the bound on a rating's games and the seed its deals come from (:mod:`.ladder_tools`)."""
     from mcp.server.mcpserver import MCPServer
 
     import dimsum
@@ -123,11 +127,15 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
         return (f"session {session} ended ({result}); {table.moves} moves, {table.invalid} invalid{closing}; "
                 f"{len(tables.sessions())} of {tables.max_sessions} sessions open")
 
+    ladders = Ladders(tables, max_ladder_games, ladder_seed)
+    tools.extend(_strict_tool(fn, **limits) for fn, limits in ladder_tools(ladders))
+
     titles = ", ".join(dimsum.game_info(name).title for name in dimsum.games())
     # WARNING: the SDK logs every refused move at INFO on stderr, which a client shows as noise
     server = MCPServer("dimsum", instructions=INSTRUCTIONS.format(titles=titles), version=dimsum.__version__,
                        log_level="WARNING", tools=tools)
     server.tables = tables  # type: ignore[attr-defined]
+    server.ladders = ladders  # type: ignore[attr-defined]
     return server
 
 
@@ -194,10 +202,11 @@ def _game_entry(name: str) -> Dict[str, Any]:
 
 
 def run(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
-        capabilities: Optional[Capabilities] = None) -> None:
+        capabilities: Optional[Capabilities] = None, max_ladder_games: int = MAX_LADDER_GAMES,
+        ladder_seed: Optional[int] = None) -> None:
     """Serves over stdin/stdout until the client closes them (or SIGTERM, as a client ends a server
     that does not exit at once); then every session's bots stop and are closed before it returns."""
-    server = build(max_sessions, max_moves, capabilities)
+    server = build(max_sessions, max_moves, capabilities, max_ladder_games, ladder_seed)
     previous = signal.signal(signal.SIGTERM, _exit_on_signal)
     signalled = False
     try:
