@@ -1,32 +1,44 @@
-"""What a move of the policy bot costs (docs/BASELINES.md, "Cost"): every shipped policy (MLPs with
-tanh; Nice Buns 2p is 200-64-64-101, Dim Sum Jam's read the largest observation), on decision nodes
-of random games, one thread:
+"""What the policy network costs (docs/BASELINES.md, "Cost"), against torch and against the
+core's dense FLOP floor, every figure from one run: every shipped policy (MLPs with tanh; Nice
+Buns 2p is 200-64-64-101, Dim Sum Jam's read the largest observation), on decision nodes of random
+games, one thread (torch too: ``torch.set_num_threads(1)``):
 
-- network only: ``PolicyNet.logits`` on a batch of recorded observations (the C++ loop over
-  rows, no Python per row): the forward pass itself;
-- a bot move: ``bot.act(state)`` (the state's bytes to C++, checked and validated, observed, the
-  network, the masked argmax), against the heuristic bot's ``act`` on the same states.
+- FLOP floor: the dense FLOPs of one row (2 x the weights) at the rate torch reaches on a large
+  float32 matrix product in this run (one thread): what one row costs at the core's peak;
+- network, batched: ``PolicyNet.logits`` on the recorded observations and masks (the C++ loop over
+  rows, the input built in C++), against torch's forward pass of the same layers on the same
+  rows (``torch.inference_mode``; its input matrix, the normalized observation and the mask,
+  built beforehand in numpy and not timed, which favours torch);
+- a move in C++: ``bots::policy_move`` on each state (observe, input, network for the legal
+  actions, argmax), in one C++ loop with its own CPU clock (``_batch._policy_moves_cpu``, no Python
+  per move);
+- a bot move: ``bot.act(state)`` (the state's bytes to C++, checked and validated, then the move),
+  against the heuristic bot's ``act`` on the same states.
 
-Each figure is given by CPU time (``time.process_time``) and by the wall clock, the best of
-``--rounds`` rounds with fresh states each round: the machine is shared, the CPU column is the one
-to compare. The issue's target (issue 24) is <= 20 us a move on one core.
+Each figure is given by CPU time (``time.process_time``; the C++ move by ``std::clock``) and the
+wall clock, the best of ``--rounds`` rounds with fresh states each round: the machine is shared,
+the CPU column is the one to compare. The ratios are of CPU times of the same round. Without torch
+the torch rows and the floor are left out.
 
     python benchmarks/policy_inference.py                       # every shipped policy, a minute or so
     python benchmarks/policy_inference.py --rounds 5 --policies nice_buns-2p
 
-Not a test: the numbers depend on the machine and on what else it runs.
+Instruction counts (no load changes them): benchmarks/policy_callgrind.py. Not a test: the numbers
+depend on the machine and on what else it runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
 import dimsum
 import dimsum.bots
+from dimsum import _batch
+from dimsum.baselines import load
 from dimsum.baselines.shipped import shipped
 
 
@@ -51,39 +63,116 @@ def timed(work: Callable[[], Any], count: int) -> Tuple[float, float]:
     return (time.process_time() - cpu) / count * 1e6, (time.perf_counter() - wall) / count * 1e6
 
 
+def torch_or_none() -> Optional[Any]:
+    try:
+        import torch
+    except ImportError:
+        return None
+    torch.set_num_threads(1)
+    return torch
+
+
+def torch_gflops(torch: Any, size: int = 1024, repeat: int = 4) -> float:
+    """The float32 matrix-product rate torch reaches on one thread (GFLOP/s): the core's dense peak
+    as far as a tuned library gets it."""
+    a, b = torch.randn(size, size), torch.randn(size, size)
+    a @ b  # warm up
+    cpu = time.process_time()
+    for _ in range(repeat):
+        a @ b
+    return 2 * size ** 3 * repeat / (time.process_time() - cpu) / 1e9
+
+
+def torch_model(torch: Any, policy: Any) -> Any:
+    layers: List[Any] = []
+    for layer in policy.layers:
+        linear = torch.nn.Linear(layer.weight.shape[1], layer.weight.shape[0])
+        with torch.no_grad():
+            linear.weight.copy_(torch.from_numpy(layer.weight))
+            linear.bias.copy_(torch.from_numpy(layer.bias))
+        layers.append(linear)
+        if layer.activation == "tanh":
+            layers.append(torch.nn.Tanh())
+        elif layer.activation == "relu":
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers).eval()
+
+
+def torch_input(policy: Any, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The network's input as training fed it: the parts in order, the observation normalized."""
+    o = obs.astype(np.float32)
+    if policy.normalization is not None:
+        n = policy.normalization
+        o = np.clip((o - n["offset"]) * n["scale"], -n["clip"], n["clip"]).astype(np.float32)
+    parts = {"observation": o, "action_mask": masks.astype(np.float32)}
+    return np.ascontiguousarray(np.concatenate([parts[name] for name in policy.inputs], axis=1))
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description="The policy bot's cost per move")
+    parser = argparse.ArgumentParser(description="The policy network's cost per row and per move")
     parser.add_argument("--states", type=int, default=5000, help="decision nodes per round (default 5000)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each with fresh states (default 3)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--policies", nargs="*", default=None, choices=shipped(), metavar="GAME-Np",
                         help=f"shipped policies to time (default: all, {', '.join(shipped())})")
     args = parser.parse_args()
+    torch = torch_or_none()
     for stem in args.policies or shipped():
         name, players = stem.rsplit("-", 1)
-        time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args)
+        time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, torch)
 
 
-def time_policy(game: Any, args: argparse.Namespace) -> None:
-    """Prints the three rows for the shipped policy of ``game``."""
+def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any]) -> None:
+    """Prints the rows for the shipped policy of ``game``."""
     policy = dimsum.bots.make("policy", game, weights="shipped")
     heuristic = dimsum.bots.make("heuristic", game)
-    rows: dict = {"network only (PolicyNet.logits, batched)": [], "policy bot act()": [], "heuristic bot act()": []}
+    weights = load("shipped", game)
+    flops = 2 * sum(int(layer.weight.size) for layer in weights.layers)
+    model = torch_model(torch, weights) if torch is not None else None
+    rows: Dict[str, List[Tuple[float, float]]] = {}
+
+    def add(what: str, figure: Tuple[float, float]) -> None:
+        rows.setdefault(what, []).append(figure)
+
+    ratios: Dict[str, List[float]] = {}
     for r in range(args.rounds):
         states = decision_states(game, args.states, args.seed + r)
         obs = np.stack([s.observation(s.current_player) for s in states])
         masks = np.stack([s.legal_mask() for s in states])
-        rows["network only (PolicyNet.logits, batched)"].append(timed(lambda: policy._net.logits(obs, masks), len(states)))
-        rows["policy bot act()"].append(timed(lambda: [policy.act(s) for s in states], len(states)))
-        rows["heuristic bot act()"].append(timed(lambda: [heuristic.act(s) for s in states], len(states)))
-    print(f"\n{game.name} {game.players} players, shipped policy ({policy._net.input_size} inputs), {args.states} "
-          f"decision nodes x "
-          f"{args.rounds} rounds (best round)")
-    print(f"{'what':45s} {'us/move CPU':>12s} {'us/move wall':>13s}")
+        blobs = [s.to_bytes() for s in states]
+        name, config, size, version = policy._game_args
+        net = policy._net
+        batched = timed(lambda: net.logits(obs, masks), len(states))
+        add("network, batched: C++ (PolicyNet.logits)", batched)
+        moves: List[float] = []
+
+        def cpp_moves() -> None:
+            moves.append(_batch._policy_moves_cpu(net, name, config, size, version, blobs)[1])
+
+        wall = timed(cpp_moves, len(states))[1]
+        move = (moves[0] / len(states) * 1e6, wall)
+        add("a move in C++ (policy_move)", move)
+        if torch is not None:
+            x = torch.from_numpy(torch_input(weights, obs, masks))
+            with torch.inference_mode():
+                model(x[:64])  # warm up
+                torched = timed(lambda: model(x), len(states))
+            add("network, batched: torch, same weights", torched)
+            floor = flops / torch_gflops(torch) / 1e3  # us a row
+            add("FLOP floor (torch's matmul rate)", (floor, floor))
+            ratios.setdefault("torch / C++, batched, per row", []).append(torched[0] / batched[0])
+            ratios.setdefault("C++ batched row / floor", []).append(batched[0] / floor)
+            ratios.setdefault("C++ move / floor", []).append(move[0] / floor)
+        add("policy bot act()", timed(lambda: [policy.act(s) for s in states], len(states)))
+        add("heuristic bot act()", timed(lambda: [heuristic.act(s) for s in states], len(states)))
+    widths = "-".join(str(layer.weight.shape[1]) for layer in weights.layers) + f"-{weights.num_actions}"
+    print(f"\n{game.name} {game.players} players, shipped policy {widths} ({flops / 1e3:.1f} kFLOP a dense row), "
+          f"{args.states} decision nodes x {args.rounds} rounds (best round)")
+    print(f"{'what':45s} {'us/row CPU':>11s} {'us/row wall':>12s}")
     for what, results in rows.items():
-        cpu = min(c for c, _ in results)
-        wall = min(w for _, w in results)
-        print(f"{what:45s} {cpu:12.2f} {wall:13.2f}")
+        print(f"{what:45s} {min(c for c, _ in results):11.3f} {min(w for _, w in results):12.3f}")
+    for what, values in ratios.items():
+        print(f"{what:45s} {min(values):7.2f} - {max(values):.2f} over the rounds")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -98,14 +99,19 @@ py::array_t<float> batch_logits(const PolicyNet& net, const FloatArray& observat
   const uint8_t* mask = masks.data();
   float* logits = out.mutable_data();
   py::gil_scoped_release release;
-  // every row's input, then one batched evaluation (each row's logits are forward()'s, bit for bit)
+  // every row's input and its non-zero entries, then one batched evaluation (each row's logits are
+  // forward()'s, bit for bit)
   const auto width = static_cast<size_t>(net.input_size());
   std::vector<float> inputs(static_cast<size_t>(n) * width);
+  std::vector<int32_t> nonzero(static_cast<size_t>(n) * width);
+  std::vector<int> counts(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
-    net.make_input(obs + r * net.observation_size, mask + r * net.num_actions,
-                   inputs.data() + static_cast<size_t>(r) * width);
+    const auto k = static_cast<size_t>(r);
+    counts[k] = net.make_input(obs + r * net.observation_size, mask + r * net.num_actions, inputs.data() + k * width,
+                               nonzero.data() + k * width);
   }
-  net.forward_rows(inputs.data(), static_cast<int>(n), logits, bots::thread_scratch());
+  const bots::RowNonzero rows_nonzero{nonzero.data(), counts.data(), width};
+  net.forward_rows(inputs.data(), static_cast<int>(n), logits, bots::thread_scratch(), nullptr, &rows_nonzero);
   return out;
 }
 
@@ -130,6 +136,48 @@ int policy_action(const PolicyNet& net, const std::string& game, const py::bytes
   return action;
 }
 
+// For benchmarks/policy_inference.py: the greedy move at each of `states` (State.to_bytes() each),
+// `repeat` times over, in one C++ loop, and the process CPU seconds of those moves alone (the
+// states are decoded and checked before the clock starts): what a move costs without Python's
+// per-call overhead. Not public API (no stub): a measuring tool.
+// The moves themselves: a function of its own (never inlined), so that callgrind can count it
+// alone (benchmarks/policy_callgrind.py, --toggle-collect='*policy_moves_loop*').
+template <class G>
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void policy_moves_loop(const PolicyNet& net, const typename G::Config& c, const std::vector<typename G::State>& states,
+                       int repeat, std::vector<int>& actions) {
+  Rng rng = Rng::from_seed(0);  // greedy: nothing is drawn
+  for (int k = 0; k < repeat; ++k) {
+    for (size_t i = 0; i < states.size(); ++i)
+      actions[i] = bots::policy_move<G>(net, c, states[i], /*greedy=*/true, 1.0, rng);
+  }
+}
+
+std::tuple<std::vector<int>, double> policy_moves_cpu(const PolicyNet& net, const std::string& game,
+                                                      const py::bytes& config, int64_t state_size,
+                                                      int64_t state_version, const std::vector<py::bytes>& states,
+                                                      int repeat) {
+  if (repeat < 1) throw py::value_error("repeat must be >= 1");
+  std::vector<int> actions(states.size(), -1);
+  double seconds = 0;
+  on_game(game, [&]<class G>() {
+    const auto c = config_from_bytes<G>(config, state_size, state_version);
+    const ConfigInfo info = G::config_info(c);
+    if (info.observation_size != net.observation_size || info.num_actions != net.num_actions)
+      throw py::value_error(std::string(G::kName) + ": this network does not fit this game's configuration");
+    std::vector<typename G::State> decoded;
+    decoded.reserve(states.size());
+    for (const py::bytes& b : states) decoded.push_back(decision_state<G>(c, b));
+    py::gil_scoped_release release;
+    const std::clock_t start = std::clock();
+    policy_moves_loop<G>(net, c, decoded, repeat, actions);
+    seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  });
+  return {actions, seconds};
+}
+
 }  // namespace
 
 void register_policy(py::module_& m) {
@@ -150,6 +198,10 @@ void register_policy(py::module_& m) {
         py::arg("call"),
         "The policy's legal action for the player to act in `state` (State.to_bytes()): greedy, or drawn from "
         "softmax(logits / temperature) over the legal actions with derive_seed(seed, call).");
+  m.def("_policy_moves_cpu", &policy_moves_cpu, py::arg("net"), py::arg("game"), py::arg("config"),
+        py::arg("state_size"), py::arg("state_version"), py::arg("states"), py::arg("repeat") = 1,
+        "Benchmarks only: the greedy move at each state (State.to_bytes()), `repeat` times, and the CPU seconds "
+        "those moves took in C++.");
 }
 
 }  // namespace dimsum::bindings

@@ -28,8 +28,9 @@ struct PolicyRoundScratch {
   std::vector<int16_t> legal;      // [row][G::kMaxActions]: each row's legal actions
   std::vector<int> legal_count;    // [row]
   std::vector<float> observation;  // one row's observation, before make_input
-  std::vector<uint8_t> mask;       // one row's legal actions as 0/1 (all 0 between rows)
   std::vector<float> input;        // [row][input_size]
+  std::vector<int32_t> nonzero;    // [row][input_size]: each row's non-zero inputs (make_input)
+  std::vector<int> nonzero_count;  // [row]
   std::vector<float> logits;       // [row][num_actions]
   bots::PolicyScratch net;
 };
@@ -49,9 +50,10 @@ void play_policy_rounds(const bots::PolicyNet& net, const typename G::Config& c,
   if (scratch.legal.size() < block * max_actions) scratch.legal.resize(block * max_actions);
   if (scratch.legal_count.size() < block) scratch.legal_count.resize(block);
   if (scratch.input.size() < block * input_size) scratch.input.resize(block * input_size);
+  if (scratch.nonzero.size() < block * input_size) scratch.nonzero.resize(block * input_size);
+  if (scratch.nonzero_count.size() < block) scratch.nonzero_count.resize(block);
   if (scratch.logits.size() < block * num_actions) scratch.logits.resize(block * num_actions);
   if (scratch.observation.size() < obs_size) scratch.observation.resize(obs_size);
-  if (scratch.mask.size() < num_actions) scratch.mask.assign(num_actions, 0);
 
   std::vector<size_t>& waiting = scratch.waiting;
   waiting.clear();
@@ -67,15 +69,17 @@ void play_policy_rounds(const bots::PolicyNet& net, const typename G::Config& c,
       const int n = G::legal_actions(c, s, legal);
       scratch.legal_count[rows] = n;
       G::observe(c, s, G::current_player(s), scratch.observation.data());
-      for (int k = 0; k < n; ++k) scratch.mask[static_cast<size_t>(legal[k])] = 1;
-      net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data() + rows * input_size);
-      for (int k = 0; k < n; ++k) scratch.mask[static_cast<size_t>(legal[k])] = 0;
+      scratch.nonzero_count[rows] = net.make_input(scratch.observation.data(), legal, n,
+                                                   scratch.input.data() + rows * input_size,
+                                                   scratch.nonzero.data() + rows * input_size);
       ++rows;
     }
     waiting.resize(rows);
     if (rows == 0) return;
     const bots::RowActions only{scratch.legal.data(), scratch.legal_count.data(), max_actions};
-    net.forward_rows(scratch.input.data(), static_cast<int>(rows), scratch.logits.data(), scratch.net, &only);
+    const bots::RowNonzero nonzero{scratch.nonzero.data(), scratch.nonzero_count.data(), input_size};
+    net.forward_rows(scratch.input.data(), static_cast<int>(rows), scratch.logits.data(), scratch.net, &only,
+                     &nonzero);
     for (size_t r = 0; r < rows; ++r) {
       const size_t i = waiting[r];
       const int action = bots::choose_action(scratch.logits.data() + r * num_actions,

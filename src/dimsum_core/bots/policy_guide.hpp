@@ -26,13 +26,14 @@ void policy_priors(const PolicyNet& net, const typename G::Config& c, const type
   PolicyScratch& scratch = thread_scratch();  // no allocation per node once grown
   scratch.observation.resize(static_cast<size_t>(net.observation_size));
   G::observe(c, s, G::current_player(s), scratch.observation.data());
-  scratch.mask.assign(static_cast<size_t>(net.num_actions), 0);
-  for (int a : legal) scratch.mask[static_cast<size_t>(a)] = 1;
   scratch.input.resize(static_cast<size_t>(net.input_size()));
-  net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data());
+  scratch.input_nonzero.resize(static_cast<size_t>(net.input_size()));
+  int count = net.make_input(scratch.observation.data(), legal.items, legal.size, scratch.input.data(),
+                             scratch.input_nonzero.data());
   scratch.logits.resize(static_cast<size_t>(net.num_actions));
   const RowActions only{legal.items, &legal.size, 0};  // the legal actions' logits are all we read
-  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only);
+  const RowNonzero nonzero{scratch.input_nonzero.data(), &count, 0};
+  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only, &nonzero);
   // softmax with the largest logit subtracted (no overflow), summed in ascending action order
   float top = scratch.logits[static_cast<size_t>(legal[0])];
   for (int a : legal) top = std::max(top, scratch.logits[static_cast<size_t>(a)]);

@@ -4,7 +4,59 @@
 #include <algorithm>
 #include <cmath>
 
+// Same bits on every platform: every float operation here is an IEEE-754 single-precision add,
+// multiply, divide or compare, each rounded on its own, in an order fixed by the source. A fused
+// multiply-add (one rounding for a * b + c) would change the last bits, so no compiler may contract
+// one: GCC does not in the ISO mode setup.py asks for (-std=c++20 implies -ffp-contract=off),
+// Clang would by default where the target has FMA (aarch64), so it is told not to here; MSVC does
+// not without /fp:contract. tests/test_policy_net_inputs.py checks the activations' bits against
+// the same operations in numpy.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 namespace dimsum::bots {
+namespace {
+
+// tanh as a rational function, x * P(x^2) / Q(x^2), of x clamped to +-7.905 (where tanh is
+// within a float's rounding of +-1), and x itself below 0.0004: the coefficients of Eigen 3.4's
+// single-precision tanh (generic_fast_tanh_float), evaluated with separate multiplies and adds.
+// Within 4.2e-7 of tanh over every float (6.9 units in the last place at most), checked for every
+// float in [0, 10] against tanh in double precision; odd, so tanh_rational(-x) == -tanh_rational(x).
+// Why not std::tanh: libm's tanhf is a scalar call per value (31% of a move when it was used),
+// and its last bits are each C library's own (glibc, Apple's, Microsoft's differ), so the same
+// network gave different logits per platform. This is branch-free plain arithmetic: the compiler
+// vectorizes the loop over a layer's outputs, and every platform computes the same bits.
+inline float tanh_rational(float x) {
+  constexpr float kClamp = 7.90531110763549805f;
+  const float c = x < -kClamp ? -kClamp : (x > kClamp ? kClamp : x);
+  const float c2 = c * c;
+  float p = -2.76076847742355e-16f;
+  p = p * c2 + 2.00018790482477e-13f;
+  p = p * c2 + -8.60467152213735e-11f;
+  p = p * c2 + 5.12229709037114e-08f;
+  p = p * c2 + 1.48572235717979e-05f;
+  p = p * c2 + 6.37261928875436e-04f;
+  p = p * c2 + 4.89352455891786e-03f;
+  p = p * c;
+  float q = 1.19825839466702e-06f;
+  q = q * c2 + 1.18534705686654e-04f;
+  q = q * c2 + 2.26843463243900e-03f;
+  q = q * c2 + 4.89352518554385e-03f;
+  const float t = p / q;
+  return std::fabs(x) < 0.0004f ? x : t;
+}
+
+// y[0..n) = activation(y[0..n)), one value at a time in a loop the compiler vectorizes.
+inline void activate(Activation activation, float* y, size_t n) {
+  if (activation == Activation::kTanh) {
+    for (size_t k = 0; k < n; ++k) y[k] = tanh_rational(y[k]);
+  } else if (activation == Activation::kRelu) {
+    for (size_t k = 0; k < n; ++k) y[k] = std::max(y[k], 0.0f);
+  }
+}
+
+}  // namespace
 
 int PolicyNet::input_size() const {
   int size = 0;
@@ -12,22 +64,86 @@ int PolicyNet::input_size() const {
   return size;
 }
 
-void PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input) const {
+namespace {
+
+// Values of a block: the observation is written and scanned kBlock values at a time, the scan for
+// non-zero values skipping a block with none (most of a one-hot observation) after one vectorized test.
+constexpr int kBlock = 8;
+
+// Appends base + k to nonzero[n...] for each k < count with x[k] != 0, ascending; the new n.
+// Branch-free: the index is written always and kept only when x[k] is not zero.
+inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonzero, int n) {
+  for (int k = 0; k < count; ++k) {
+    nonzero[n] = base + k;
+    n += x[k] != 0.0f;
+  }
+  return n;
+}
+
+}  // namespace
+
+int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
+  const int size = observation_size;
+  int i = 0;
+  if (obs_scale.empty()) {
+    std::copy(observation, observation + size, input);
+  } else {
+    // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's
+    const float* offset = obs_offset.data();
+    const float* scale = obs_scale.data();
+    const float* at_zero = obs_at_zero.data();
+    for (int k = 0; k < size; ++k)
+      input[k] = std::clamp((observation[k] - offset[k]) * scale[k], -obs_clip, obs_clip) - at_zero[k];
+  }
+  for (; i + kBlock <= size; i += kBlock) {
+    bool any = false;
+    for (int k = 0; k < kBlock; ++k) any |= input[i + k] != 0.0f;
+    if (any) n = append_nonzero(input + i, kBlock, base + i, nonzero, n);
+  }
+  return append_nonzero(input + i, size - i, base + i, nonzero, n);
+}
+
+int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const {
+  int n = 0;
+  int32_t base = 0;
   for (InputPart part : inputs) {
     if (part == InputPart::kActionMask) {
       for (int a = 0; a < num_actions; ++a) input[a] = legal_mask[a] ? 1.0f : 0.0f;
+      n = append_nonzero(input, num_actions, base, nonzero, n);
       input += num_actions;
-    } else if (obs_scale.empty()) {
-      std::copy(observation, observation + observation_size, input);
-      input += observation_size;
+      base += num_actions;
     } else {
-      // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's
-      for (int i = 0; i < observation_size; ++i) {
-        input[i] = std::clamp((observation[i] - obs_offset[i]) * obs_scale[i], -obs_clip, obs_clip) - obs_at_zero[i];
-      }
+      n = observation_input(observation, input, base, nonzero, n);
       input += observation_size;
+      base += observation_size;
     }
   }
+  return n;
+}
+
+int PolicyNet::make_input(const float* observation, const int16_t* legal, int num_legal, float* input,
+                          int32_t* nonzero) const {
+  int n = 0;
+  int32_t base = 0;
+  for (InputPart part : inputs) {
+    if (part == InputPart::kActionMask) {
+      // the legal actions are the mask's non-zero entries: listed from them, not found by a scan
+      std::fill(input, input + num_actions, 0.0f);
+      for (int k = 0; k < num_legal; ++k) {
+        input[legal[k]] = 1.0f;
+        nonzero[n + k] = base + legal[k];
+      }
+      if (!std::is_sorted(nonzero + n, nonzero + n + num_legal)) std::sort(nonzero + n, nonzero + n + num_legal);
+      n += num_legal;
+      input += num_actions;
+      base += num_actions;
+    } else {
+      n = observation_input(observation, input, base, nonzero, n);
+      input += observation_size;
+      base += observation_size;
+    }
+  }
+  return n;
 }
 
 namespace {
@@ -166,14 +282,7 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
 // order (bias, then i ascending, zeros skipped), so the same bits as the dense path.
 
 // The indices of the non-zero entries of x[0..in), ascending, into idx; returns how many.
-int nonzero_indices(const float* x, int in, int32_t* idx) {
-  int n = 0;
-  for (int i = 0; i < in; ++i) {
-    idx[n] = i;          // written always, kept only if x[i] is not zero: no branch on the data
-    n += x[i] != 0.0f;
-  }
-  return n;
-}
+int nonzero_indices(const float* x, int in, int32_t* idx) { return append_nonzero(x, in, 0, idx, 0); }
 
 // Outputs [o0, o0 + width) of the row x, from its n non-zero inputs idx[0..n).
 template <int kWidth>
@@ -192,14 +301,15 @@ DIMSUM_ALWAYS_INLINE void sparse_outputs(const DenseLayer& layer, const float* x
   for (int k = 0; k < w_n; ++k) y[o0 + k] = a[k];
 }
 
-// The `rows` rows of x, each from its non-zero inputs (idx: `layer.in` ints per row, counts[r]).
-DIMSUM_ALWAYS_INLINE void sparse_sums(const DenseLayer& layer, const float* x, int rows, const int32_t* idx,
-                                      const int* counts, float* y) {
+// The `rows` rows of x, each from its non-zero inputs (row r's: nz.idx[r * nz.stride...], nz.counts[r]).
+DIMSUM_ALWAYS_INLINE void sparse_sums(const DenseLayer& layer, const float* x, int rows, const RowNonzero& nz, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
+  const int32_t* idx = nz.idx;
+  const int* counts = nz.counts;
   for (int r = 0; r < rows; ++r) {
     const float* row = x + static_cast<size_t>(r) * in;
-    const int32_t* row_idx = idx + static_cast<size_t>(r) * in;
+    const int32_t* row_idx = idx + static_cast<size_t>(r) * nz.stride;
     float* row_y = y + static_cast<size_t>(r) * out;
     int o0 = 0;
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile)
@@ -208,15 +318,14 @@ DIMSUM_ALWAYS_INLINE void sparse_sums(const DenseLayer& layer, const float* x, i
   }
 }
 
-void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const int32_t* idx, const int* counts,
-                      float* y) {
-  sparse_sums(layer, x, rows, idx, counts, y);
+void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const RowNonzero& nz, float* y) {
+  sparse_sums(layer, x, rows, nz, y);
 }
 
 #ifdef DIMSUM_POLICY_AVX
 __attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, const float* x, int rows,
-                                                    const int32_t* idx, const int* counts, float* y) {
-  sparse_sums(layer, x, rows, idx, counts, y);
+                                                    const RowNonzero& nz, float* y) {
+  sparse_sums(layer, x, rows, nz, y);
 }
 #endif
 
@@ -237,21 +346,32 @@ bool list_nonzero(const DenseLayer& layer, const float* x, int rows, PolicyScrat
 }
 
 // y[r] = activation(bias + sum over i of x[r][i] * W[:, i]) for the `rows` rows of x
-// ([rows][layer.in]) into y ([rows][layer.out]).
-void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, PolicyScratch& scratch) {
+// ([rows][layer.in]) into y ([rows][layer.out]). `given`: the rows' non-zero inputs, listed as
+// they were written (make_input), or null.
+void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, PolicyScratch& scratch,
+                const RowNonzero* given) {
 #ifdef DIMSUM_POLICY_AVX
   static const bool avx = __builtin_cpu_supports("avx");
 #else
   constexpr bool avx = false;
 #endif
-  if (list_nonzero(layer, x, rows, scratch)) {
-    const int32_t* idx = scratch.nonzero.data();
-    const int* counts = scratch.nonzero_counts.data();
+  RowNonzero nz{};
+  bool sparse = false;
+  if (given != nullptr) {
+    int64_t total = 0;
+    for (int r = 0; r < rows; ++r) total += given->counts[r];
+    nz = *given;
+    sparse = 4 * total < int64_t{rows} * layer.in;
+  } else {
+    sparse = list_nonzero(layer, x, rows, scratch);
+    nz = RowNonzero{scratch.nonzero.data(), scratch.nonzero_counts.data(), static_cast<size_t>(layer.in)};
+  }
+  if (sparse) {
 #ifdef DIMSUM_POLICY_AVX
-    if (avx) sparse_sums_avx(layer, x, rows, idx, counts, y);
-    else sparse_sums_sse2(layer, x, rows, idx, counts, y);
+    if (avx) sparse_sums_avx(layer, x, rows, nz, y);
+    else sparse_sums_sse2(layer, x, rows, nz, y);
 #else
-    sparse_sums_sse2(layer, x, rows, idx, counts, y);
+    sparse_sums_sse2(layer, x, rows, nz, y);
 #endif
   } else {
 #ifdef DIMSUM_POLICY_AVX
@@ -262,12 +382,7 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
     dense_sums_sse2(layer, x, rows, y);
 #endif
   }
-  const size_t n = static_cast<size_t>(rows) * static_cast<size_t>(layer.out);
-  if (layer.activation == Activation::kTanh) {
-    for (size_t k = 0; k < n; ++k) y[k] = std::tanh(y[k]);
-  } else if (layer.activation == Activation::kRelu) {
-    for (size_t k = 0; k < n; ++k) y[k] = std::max(y[k], 0.0f);
-  }
+  activate(layer.activation, y, static_cast<size_t>(rows) * static_cast<size_t>(layer.out));
 }
 
 }  // namespace
@@ -312,17 +427,18 @@ void legal_outputs(const DenseLayer& layer, const float* x, const int16_t* legal
     const float* w = layer.weight_t.data() + static_cast<size_t>(i) * out;
     for (int k = 0; k < n; ++k) y[legal[k]] += v * w[legal[k]];
   }
+  if (layer.activation == Activation::kNone) return;
   for (int k = 0; k < n; ++k) {
-    float& o = y[legal[k]];
-    if (layer.activation == Activation::kTanh) o = std::tanh(o);
-    if (layer.activation == Activation::kRelu) o = std::max(o, 0.0f);
+    float o = y[legal[k]];
+    activate(layer.activation, &o, 1);  // the very function dense_rows applies: the same bits
+    y[legal[k]] = o;
   }
 }
 
 }  // namespace
 
 void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch,
-                             const RowActions* only) const {
+                             const RowActions* only, const RowNonzero* nonzero) const {
   const int in0 = input_size();
   size_t widest = 0;
   for (const DenseLayer& layer : layers) widest = std::max(widest, static_cast<size_t>(layer.out));
@@ -353,7 +469,11 @@ void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, Polic
         }
         break;
       }
-      dense_rows(layer, x, n, y, scratch);
+      RowNonzero tile_nonzero{};
+      if (l == 0 && nonzero != nullptr)
+        tile_nonzero = RowNonzero{nonzero->idx + static_cast<size_t>(first) * nonzero->stride, nonzero->counts + first,
+                                  nonzero->stride};
+      dense_rows(layer, x, n, y, scratch, l == 0 && nonzero != nullptr ? &tile_nonzero : nullptr);
       x = y;
       width = layer.out;
       y = y == scratch.layer_a.data() ? scratch.layer_b.data() : scratch.layer_a.data();
@@ -372,8 +492,10 @@ void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, Polic
 void PolicyNet::logits(const float* observation, const uint8_t* legal_mask, float* out) const {
   PolicyScratch& scratch = thread_scratch();
   scratch.input.resize(static_cast<size_t>(input_size()));
-  make_input(observation, legal_mask, scratch.input.data());
-  forward_rows(scratch.input.data(), 1, out, scratch);
+  scratch.input_nonzero.resize(static_cast<size_t>(input_size()));
+  int count = make_input(observation, legal_mask, scratch.input.data(), scratch.input_nonzero.data());
+  const RowNonzero nonzero{scratch.input_nonzero.data(), &count, 0};
+  forward_rows(scratch.input.data(), 1, out, scratch, nullptr, &nonzero);
 }
 
 int choose_action(const float* logits, const int16_t* legal, int n, bool greedy, double temperature, Rng& rng) {

@@ -50,6 +50,7 @@ struct DenseLayer {
 struct PolicyScratch {
   std::vector<float> layer_a, layer_b;  // activations of the layers, alternately
   std::vector<float> input, observation, logits;
+  std::vector<int32_t> input_nonzero;  // the input's non-zero entries, listed by make_input
   std::vector<uint8_t> mask;
   std::vector<double> weight;  // choose_action's softmax
   std::vector<int32_t> nonzero;  // a sparse layer's non-zero inputs, per row (policy_net.cpp)
@@ -59,6 +60,15 @@ struct PolicyScratch {
 // The actions of each of a batch's rows: row r's are actions[r * stride, r * stride + counts[r]).
 struct RowActions {
   const int16_t* actions = nullptr;
+  const int* counts = nullptr;
+  size_t stride = 0;
+};
+
+// The non-zero inputs of each of a batch's rows, ascending: row r's are idx[r * stride, r * stride +
+// counts[r]). make_input lists them as it writes the row, so the first layer sums only those
+// without scanning the row again.
+struct RowNonzero {
+  const int32_t* idx = nullptr;
   const int* counts = nullptr;
   size_t stride = 0;
 };
@@ -89,18 +99,28 @@ struct PolicyNet {
   // Folds the input of an all-zero observation into the first layer's bias (see obs_at_zero);
   // called once, after the normalization and the layers are set (the binding does).
   void center_inputs();
-  // Writes the network's input from one observation and the legal-action mask (0/1 per action):
-  // the (normalized) observation less obs_at_zero, and the mask.
-  void make_input(const float* observation, const uint8_t* legal_mask, float* input) const;
+  // Writes the network's input (input_size floats) from one observation and the legal actions:
+  // the (normalized) observation less obs_at_zero, and the mask (0/1 per action); and lists the
+  // indices of its non-zero entries, ascending, in nonzero (room for input_size ints), returning
+  // how many. The legal actions as a mask (0/1 per action), or as a list (ascending or not;
+  // then the mask's non-zero entries are the list itself, never scanned for).
+  int make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const;
+  int make_input(const float* observation, const int16_t* legal, int num_legal, float* input, int32_t* nonzero) const;
   // The logits (num_actions) of one input (input_size floats).
   void forward(const float* input, float* logits) const;
   // The logits of `rows` inputs ([rows][input_size] -> [rows][num_actions]), each row's bit for
   // bit what forward() gives it alone. rows >= 0. With `only`, the logits a choice reads: those
-  // of each row's legal actions (the others may be left as they were).
+  // of each row's legal actions (the others may be left as they were). With `nonzero`, the
+  // inputs' non-zero entries as make_input listed them (else the first layer finds them itself).
   void forward_rows(const float* inputs, int rows, float* logits, PolicyScratch& scratch,
-                    const RowActions* only = nullptr) const;
+                    const RowActions* only = nullptr, const RowNonzero* nonzero = nullptr) const;
   // forward(make_input(observation, legal_mask)).
   void logits(const float* observation, const uint8_t* legal_mask, float* out) const;
+
+ private:
+  // make_input's observation part: input[0..observation_size), its non-zero entries appended to
+  // nonzero[n...] as base + index; the new count.
+  int observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const;
 };
 
 // A legal action from `logits`: the greedy one (highest logit, the lowest action on a tie) or
@@ -116,13 +136,14 @@ int policy_move(const PolicyNet& net, const typename G::Config& c, const typenam
   PolicyScratch& scratch = thread_scratch();  // no allocation per move once grown
   scratch.observation.resize(static_cast<size_t>(net.observation_size));
   G::observe(c, s, player, scratch.observation.data());
-  scratch.mask.assign(static_cast<size_t>(net.num_actions), 0);
-  for (int a : legal) scratch.mask[static_cast<size_t>(a)] = 1;
   scratch.input.resize(static_cast<size_t>(net.input_size()));
-  net.make_input(scratch.observation.data(), scratch.mask.data(), scratch.input.data());
+  scratch.input_nonzero.resize(static_cast<size_t>(net.input_size()));
+  int count = net.make_input(scratch.observation.data(), legal.items, legal.size, scratch.input.data(),
+                             scratch.input_nonzero.data());
   scratch.logits.resize(static_cast<size_t>(net.num_actions));
   const RowActions only{legal.items, &legal.size, 0};  // choose_action reads the legal actions' logits alone
-  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only);
+  const RowNonzero nonzero{scratch.input_nonzero.data(), &count, 0};
+  net.forward_rows(scratch.input.data(), 1, scratch.logits.data(), scratch, &only, &nonzero);
   return choose_action(scratch.logits.data(), legal.items, legal.size, greedy, temperature, rng);
 }
 
