@@ -19,38 +19,88 @@ namespace dimsum::bots {
 namespace {
 
 // tanh as a rational function, x * P(x^2) / Q(x^2), of x clamped to +-7.905 (where tanh is
-// within a float's rounding of +-1), and x itself below 0.0004: the coefficients of Eigen 3.4's
-// single-precision tanh (generic_fast_tanh_float), evaluated with separate multiplies and adds.
-// Within 4.2e-7 of tanh over every float (6.9 units in the last place at most), checked for every
-// float in [0, 10] against tanh in double precision; odd, so tanh_rational(-x) == -tanh_rational(x).
-// Why not std::tanh: libm's tanhf is a scalar call per value (31% of a move when it was used),
-// and its last bits are each C library's own (glibc, Apple's, Microsoft's differ), so the same
-// network gave different logits per platform. This is branch-free plain arithmetic: the compiler
-// vectorizes the loop over a layer's outputs, and every platform computes the same bits.
-inline float tanh_rational(float x) {
-  constexpr float kClamp = 7.90531110763549805f;
-  const float c = x < -kClamp ? -kClamp : (x > kClamp ? kClamp : x);
-  const float c2 = c * c;
-  float p = -2.76076847742355e-16f;
-  p = p * c2 + 2.00018790482477e-13f;
-  p = p * c2 + -8.60467152213735e-11f;
-  p = p * c2 + 5.12229709037114e-08f;
-  p = p * c2 + 1.48572235717979e-05f;
-  p = p * c2 + 6.37261928875436e-04f;
-  p = p * c2 + 4.89352455891786e-03f;
-  p = p * c;
-  float q = 1.19825839466702e-06f;
-  q = q * c2 + 1.18534705686654e-04f;
-  q = q * c2 + 2.26843463243900e-03f;
-  q = q * c2 + 4.89352518554385e-03f;
-  const float t = p / q;
-  return std::fabs(x) < 0.0004f ? x : t;
+// within a float's rounding of +-1), and x itself below 0.0004 (numerator x, denominator 1): the
+// coefficients of Eigen 3.4's single-precision tanh (generic_fast_tanh_float), evaluated with
+// separate multiplies and adds. Within 4.2e-7 of tanh over every float (6.9 units in the last
+// place at most; checked for every float in [0, 10] against tanh in double precision); odd.
+// Why not std::tanh: libm's tanhf is a scalar call per value (31% of a Nice Buns move when it was
+// used), and its last bits are each C library's own (glibc's, Apple's and Microsoft's differ),
+// so the same network gave different logits per platform. This is plain arithmetic: the same
+// bits everywhere, four values at a time below.
+constexpr float kTanhClamp = 7.90531110763549805f;
+constexpr float kTanhTiny = 0.0004f;
+constexpr float kTanhP[] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,
+                            5.12229709037114e-08f,  1.48572235717979e-05f, 6.37261928875436e-04f,
+                            4.89352455891786e-03f};
+constexpr float kTanhQ[] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.26843463243900e-03f,
+                            4.89352518554385e-03f};
+
+#if defined(__GNUC__)
+// Four values at once with GCC's (and Clang's) vector extension: SSE2 on x86-64, NEON on aarch64.
+// A plain loop over tanh_rational is not vectorized: under -ftrapping-math (the default) the
+// compiler keeps the comparisons as branches. Here they are lane masks and bitwise selects.
+typedef float Floats4 __attribute__((vector_size(16)));
+typedef int32_t Ints4 __attribute__((vector_size(16)));
+
+inline Floats4 select4(Ints4 mask, Floats4 a, Floats4 b) {
+  return reinterpret_cast<Floats4>((mask & reinterpret_cast<Ints4>(a)) | (~mask & reinterpret_cast<Ints4>(b)));
 }
 
-// y[0..n) = activation(y[0..n)), one value at a time in a loop the compiler vectorizes.
+inline Floats4 tanh_rational4(Floats4 x) {
+  const Floats4 zero = {0, 0, 0, 0};
+  const Floats4 hi = zero + kTanhClamp, lo = zero - kTanhClamp, one = zero + 1.0f;
+  Floats4 c = select4(x < lo, lo, x);
+  c = select4(c > hi, hi, c);
+  const Floats4 c2 = c * c;
+  Floats4 p = zero + kTanhP[0];
+  for (int k = 1; k < 7; ++k) p = p * c2 + kTanhP[k];
+  p = p * c;
+  Floats4 q = zero + kTanhQ[0];
+  for (int k = 1; k < 4; ++k) q = q * c2 + kTanhQ[k];
+  const Ints4 magnitude = reinterpret_cast<Ints4>(x) & 0x7fffffff;
+  const Ints4 tiny = reinterpret_cast<Floats4>(magnitude) < kTanhTiny;
+  return select4(tiny, x, p) / select4(tiny, one, q);
+}
+
+inline void tanh_all(float* y, size_t n) {
+  size_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    Floats4 v;
+    __builtin_memcpy(&v, y + k, sizeof v);
+    v = tanh_rational4(v);
+    __builtin_memcpy(y + k, &v, sizeof v);
+  }
+  if (k < n) {  // the last one to three values, padded with zeros
+    Floats4 v = {0, 0, 0, 0};
+    __builtin_memcpy(&v, y + k, (n - k) * sizeof(float));
+    v = tanh_rational4(v);
+    __builtin_memcpy(y + k, &v, (n - k) * sizeof(float));
+  }
+}
+#else
+// One value, for compilers without the vector extension (MSVC): the same operations as a lane.
+inline float tanh_rational(float x) {
+  float c = x < -kTanhClamp ? -kTanhClamp : x;
+  c = c > kTanhClamp ? kTanhClamp : c;
+  const float c2 = c * c;
+  float p = kTanhP[0];
+  for (int k = 1; k < 7; ++k) p = p * c2 + kTanhP[k];
+  p = p * c;
+  float q = kTanhQ[0];
+  for (int k = 1; k < 4; ++k) q = q * c2 + kTanhQ[k];
+  const bool tiny = std::fabs(x) < kTanhTiny;
+  return (tiny ? x : p) / (tiny ? 1.0f : q);
+}
+
+inline void tanh_all(float* y, size_t n) {
+  for (size_t k = 0; k < n; ++k) y[k] = tanh_rational(y[k]);
+}
+#endif
+
+// y[0..n) = activation(y[0..n)).
 inline void activate(Activation activation, float* y, size_t n) {
   if (activation == Activation::kTanh) {
-    for (size_t k = 0; k < n; ++k) y[k] = tanh_rational(y[k]);
+    tanh_all(y, n);
   } else if (activation == Activation::kRelu) {
     for (size_t k = 0; k < n; ++k) y[k] = std::max(y[k], 0.0f);
   }
@@ -66,10 +116,6 @@ int PolicyNet::input_size() const {
 
 namespace {
 
-// Values of a block: the observation is written and scanned kBlock values at a time, the scan for
-// non-zero values skipping a block with none (most of a one-hot observation) after one vectorized test.
-constexpr int kBlock = 8;
-
 // Appends base + k to nonzero[n...] for each k < count with x[k] != 0, ascending; the new n.
 // Branch-free: the index is written always and kept only when x[k] is not zero.
 inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonzero, int n) {
@@ -83,24 +129,44 @@ inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonz
 }  // namespace
 
 int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
+  // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's, std::clamp's
   const int size = observation_size;
+  const bool normalized = !obs_scale.empty();
+  const float* offset = obs_offset.data();
+  const float* scale = obs_scale.data();
+  const float* at_zero = obs_at_zero.data();
   int i = 0;
-  if (obs_scale.empty()) {
-    std::copy(observation, observation + size, input);
-  } else {
-    // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's
-    const float* offset = obs_offset.data();
-    const float* scale = obs_scale.data();
-    const float* at_zero = obs_at_zero.data();
-    for (int k = 0; k < size; ++k)
-      input[k] = std::clamp((observation[k] - offset[k]) * scale[k], -obs_clip, obs_clip) - at_zero[k];
+#if defined(__GNUC__)
+  // four values at a time (the comparisons as lane masks, as in tanh_rational4), written, then
+  // skipped at once when all four are zero: most of a one-hot observation
+  const Floats4 zero = {0, 0, 0, 0};
+  const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
+  for (; i + 4 <= size; i += 4) {
+    Floats4 v;
+    __builtin_memcpy(&v, observation + i, sizeof v);
+    if (normalized) {
+      Floats4 off, sc, z;
+      __builtin_memcpy(&off, offset + i, sizeof off);
+      __builtin_memcpy(&sc, scale + i, sizeof sc);
+      __builtin_memcpy(&z, at_zero + i, sizeof z);
+      v = (v - off) * sc;
+      v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
+    }
+    __builtin_memcpy(input + i, &v, sizeof v);
+    const Ints4 set = v != zero;
+    uint64_t halves[2];
+    __builtin_memcpy(halves, &set, sizeof halves);
+    if ((halves[0] | halves[1]) != 0) n = append_nonzero(input + i, 4, base + i, nonzero, n);
   }
-  for (; i + kBlock <= size; i += kBlock) {
-    bool any = false;
-    for (int k = 0; k < kBlock; ++k) any |= input[i + k] != 0.0f;
-    if (any) n = append_nonzero(input + i, kBlock, base + i, nonzero, n);
+#endif
+  for (; i < size; ++i) {  // the last values (every value without the vector extension)
+    const float v = normalized ? std::clamp((observation[i] - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
+                               : observation[i];
+    input[i] = v;
+    nonzero[n] = base + i;  // written always, kept only if v is not zero
+    n += v != 0.0f;
   }
-  return append_nonzero(input + i, size - i, base + i, nonzero, n);
+  return n;
 }
 
 int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const {
@@ -256,6 +322,25 @@ __attribute__((target("avx"))) void dense_outputs_avx(const DenseLayer& layer, c
   for (int r = 0; r < 4; ++r) __builtin_memcpy(y[r] + o0, sums[r], sizeof sums[r]);
 }
 
+// Outputs [o0, o0 + 64) of one row x: its sums in 8 registers over every input (zeros skipped),
+// what a single move's hidden layers take (a 64-wide layer in one pass). Lane k does exactly what
+// dense_outputs does for output o0 + k.
+__attribute__((target("avx"))) void dense_row_avx64(const DenseLayer& layer, const float* x, int o0, float* y) {
+  const float* b = layer.bias.data() + o0;
+  Floats8 a0 = load8(b), a1 = load8(b + 8), a2 = load8(b + 16), a3 = load8(b + 24), a4 = load8(b + 32),
+          a5 = load8(b + 40), a6 = load8(b + 48), a7 = load8(b + 56);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* w = layer.weight_t.data() + o0;
+  for (int i = 0; i < layer.in; ++i, w += out) {
+    const float v = x[i];
+    if (v == 0.0f) continue;
+    a0 += v * load8(w), a1 += v * load8(w + 8), a2 += v * load8(w + 16), a3 += v * load8(w + 24);
+    a4 += v * load8(w + 32), a5 += v * load8(w + 40), a6 += v * load8(w + 48), a7 += v * load8(w + 56);
+  }
+  const Floats8 sums[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
+  __builtin_memcpy(y + o0, sums, sizeof sums);
+}
+
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
@@ -271,7 +356,14 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
     if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
   }
-  dense_sums<2>(layer, x + static_cast<size_t>(r) * in, rows - r, y + static_cast<size_t>(r) * out);
+  for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then 16, then the rest
+    const float* xs[1] = {x + static_cast<size_t>(r) * in};
+    float* ys[1] = {y + static_cast<size_t>(r) * out};
+    int o0 = 0;
+    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, xs[0], o0, ys[0]);
+    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
+    if (o0 < layer.out) dense_outputs<1, 0>(layer, xs, o0, layer.out - o0, ys);
+  }
 }
 #endif
 
@@ -323,9 +415,40 @@ void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const R
 }
 
 #ifdef DIMSUM_POLICY_AVX
+// Outputs [o0, o0 + 64) of the row x from its n non-zero inputs idx[0..n): the sums in 8 AVX
+// registers, so each non-zero input's index and value are read once for 64 outputs (four times
+// fewer than in 16-output passes). Lane k does what sparse_outputs does for output o0 + k.
+__attribute__((target("avx"))) void sparse_outputs_avx64(const DenseLayer& layer, const float* x, const int32_t* idx,
+                                                         int n, int o0, float* y) {
+  const float* b = layer.bias.data() + o0;
+  Floats8 a0 = load8(b), a1 = load8(b + 8), a2 = load8(b + 16), a3 = load8(b + 24), a4 = load8(b + 32),
+          a5 = load8(b + 40), a6 = load8(b + 48), a7 = load8(b + 56);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* weights = layer.weight_t.data() + o0;
+  for (int j = 0; j < n; ++j) {
+    const float v = x[idx[j]];
+    const float* w = weights + static_cast<size_t>(idx[j]) * out;
+    a0 += v * load8(w), a1 += v * load8(w + 8), a2 += v * load8(w + 16), a3 += v * load8(w + 24);
+    a4 += v * load8(w + 32), a5 += v * load8(w + 40), a6 += v * load8(w + 48), a7 += v * load8(w + 56);
+  }
+  const Floats8 sums[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
+  __builtin_memcpy(y + o0, sums, sizeof sums);
+}
+
 __attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, const float* x, int rows,
                                                     const RowNonzero& nz, float* y) {
-  sparse_sums(layer, x, rows, nz, y);
+  const auto in = static_cast<size_t>(layer.in);
+  const auto out = static_cast<size_t>(layer.out);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + static_cast<size_t>(r) * in;
+    const int32_t* row_idx = nz.idx + static_cast<size_t>(r) * nz.stride;
+    float* row_y = y + static_cast<size_t>(r) * out;
+    const int n = nz.counts[r];
+    int o0 = 0;
+    for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx64(layer, row, row_idx, n, o0, row_y);
+    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) sparse_outputs<kOutTile>(layer, row, row_idx, n, o0, kOutTile, row_y);
+    if (o0 < layer.out) sparse_outputs<0>(layer, row, row_idx, n, o0, layer.out - o0, row_y);
+  }
 }
 #endif
 
