@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <ctime>
 #include <optional>
 #include <string>
@@ -102,16 +103,17 @@ py::array_t<float> batch_logits(const PolicyNet& net, const FloatArray& observat
   // every row's input and its non-zero entries, then one batched evaluation (each row's logits are
   // forward()'s, bit for bit)
   const auto width = static_cast<size_t>(net.input_size());
-  std::vector<float> inputs(static_cast<size_t>(n) * width);
-  std::vector<int32_t> nonzero(static_cast<size_t>(n) * width);
+  // not zero-filled (make_input writes every value): the buffers are n rows of the whole input
+  std::unique_ptr<float[]> inputs(new float[static_cast<size_t>(n) * width]);
+  std::unique_ptr<int32_t[]> nonzero(new int32_t[static_cast<size_t>(n) * width]);
   std::vector<int> counts(static_cast<size_t>(n));
   for (int64_t r = 0; r < n; ++r) {
     const auto k = static_cast<size_t>(r);
-    counts[k] = net.make_input(obs + r * net.observation_size, mask + r * net.num_actions, inputs.data() + k * width,
-                               nonzero.data() + k * width);
+    counts[k] = net.make_input(obs + r * net.observation_size, mask + r * net.num_actions, inputs.get() + k * width,
+                               nonzero.get() + k * width);
   }
-  const bots::RowNonzero rows_nonzero{nonzero.data(), counts.data(), width};
-  net.forward_rows(inputs.data(), static_cast<int>(n), logits, bots::thread_scratch(), nullptr, &rows_nonzero);
+  const bots::RowNonzero rows_nonzero{nonzero.get(), counts.data(), width};
+  net.forward_rows(inputs.get(), static_cast<int>(n), logits, bots::thread_scratch(), nullptr, &rows_nonzero);
   return out;
 }
 
