@@ -1,19 +1,25 @@
 // The policy network's arithmetic (policy_net.hpp says what and why).
+//
+// Same bits on every platform: every float operation here is an IEEE-754 single-precision add,
+// multiply, divide or compare, each rounded on its own, in an order fixed by the source. A fused
+// multiply-add (one rounding for a * b + c) would change the last bits, so no compiler may
+// contract one in this file: GCC does in C++ by default (-ffp-contract=fast, even with
+// -std=c++20) wherever the target has FMA (aarch64, and this file's AVX-512 kernels), Clang by
+// default within an expression (-ffp-contract=on). Both are told not to here, before any code
+// (so that the headers' inline functions compiled here follow it too); MSVC does not contract
+// without /fp:contract. tests/test_policy_arithmetic.py checks the activations' bits against the
+// same operations in numpy, and the kernels' bits against each other.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 #include "policy_net.hpp"
 
 #include <algorithm>
 #include <cmath>
-
-// Same bits on every platform: every float operation here is an IEEE-754 single-precision add,
-// multiply, divide or compare, each rounded on its own, in an order fixed by the source. A fused
-// multiply-add (one rounding for a * b + c) would change the last bits, so no compiler may contract
-// one: GCC does not in the ISO mode setup.py asks for (-std=c++20 implies -ffp-contract=off),
-// Clang would by default where the target has FMA (aarch64), so it is told not to here; MSVC does
-// not without /fp:contract. tests/test_policy_net_inputs.py checks the activations' bits against
-// the same operations in numpy.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#endif
+#include <cstring>
 
 namespace dimsum::bots {
 namespace {
@@ -44,6 +50,13 @@ typedef int32_t Ints4 __attribute__((vector_size(16)));
 
 inline Floats4 select4(Ints4 mask, Floats4 a, Floats4 b) {
   return reinterpret_cast<Floats4>((mask & reinterpret_cast<Ints4>(a)) | (~mask & reinterpret_cast<Ints4>(b)));
+}
+
+// Whether any lane of a comparison's mask is set.
+inline bool any_lane(Ints4 mask) {
+  uint64_t halves[2];
+  __builtin_memcpy(halves, &mask, sizeof halves);
+  return (halves[0] | halves[1]) != 0;
 }
 
 inline Floats4 tanh_rational4(Floats4 x) {
@@ -144,6 +157,10 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   for (; i + 4 <= size; i += 4) {
     Floats4 v;
     __builtin_memcpy(&v, observation + i, sizeof v);
+    if (!any_lane(v != zero)) {  // four zeros: an input of zeros (see obs_at_zero), nothing to list
+      __builtin_memcpy(input + i, &zero, sizeof zero);
+      continue;
+    }
     if (normalized) {
       Floats4 off, sc, z;
       __builtin_memcpy(&off, offset + i, sizeof off);
@@ -153,10 +170,7 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
       v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
     }
     __builtin_memcpy(input + i, &v, sizeof v);
-    const Ints4 set = v != zero;
-    uint64_t halves[2];
-    __builtin_memcpy(halves, &set, sizeof halves);
-    if ((halves[0] | halves[1]) != 0) n = append_nonzero(input + i, 4, base + i, nonzero, n);
+    if (any_lane(v != zero)) n = append_nonzero(input + i, 4, base + i, nonzero, n);
   }
 #endif
   for (; i < size; ++i) {  // the last values (every value without the vector extension)
@@ -174,8 +188,20 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
   int32_t base = 0;
   for (InputPart part : inputs) {
     if (part == InputPart::kActionMask) {
-      for (int a = 0; a < num_actions; ++a) input[a] = legal_mask[a] ? 1.0f : 0.0f;
-      n = append_nonzero(input, num_actions, base, nonzero, n);
+      // eight actions at a time, skipped at once when none is legal (most of them)
+      int a = 0;
+      for (; a + 8 <= num_actions; a += 8) {
+        uint64_t word;
+        std::memcpy(&word, legal_mask + a, sizeof word);
+        if (word == 0) {
+          std::fill(input + a, input + a + 8, 0.0f);
+          continue;
+        }
+        for (int k = a; k < a + 8; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
+        n = append_nonzero(input + a, 8, base + a, nonzero, n);
+      }
+      for (int k = a; k < num_actions; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
+      n = append_nonzero(input + a, num_actions - a, base + a, nonzero, n);
       input += num_actions;
       base += num_actions;
     } else {
