@@ -22,7 +22,15 @@
 // (forward() is forward_rows() of one row: the same code). A move reads the logits of its legal
 // actions alone (a few out of tens or hundreds), so a move's evaluation computes the last layer
 // for those only, each sum in the same order. Buffers live in a PolicyScratch the caller keeps
-// (per thread), so evaluating a move allocates nothing once they have grown.
+// (per thread), so evaluating a move allocates nothing once they have grown. make_input lists
+// the input's non-zero entries as it writes the row (the mask's from the legal actions, the
+// observation's four values at a time, skipping zeros), so the first layer, whose input is mostly
+// zeros, sums those alone without scanning the row again (RowNonzero).
+//
+// Same bits everywhere: tanh is a fixed rational function of plain float operations (not libm's,
+// whose last bits differ between C libraries), vectorized with GCC/Clang's vector extension, and
+// no compiler may fuse a multiply and an add in policy_net.cpp (its top says how): each value is
+// the same IEEE-754 float operations in the same order on x86-64 (SSE2, AVX, AVX-512) and aarch64.
 #pragma once
 
 #include <cstddef>
