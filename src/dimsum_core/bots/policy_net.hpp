@@ -59,7 +59,6 @@ struct PolicyScratch {
   std::vector<float> layer_a, layer_b;  // activations of the layers, alternately
   std::vector<float> input, observation, logits;
   std::vector<int32_t> input_nonzero;  // the input's non-zero entries, listed by make_input
-  std::vector<uint8_t> mask;
   std::vector<double> weight;  // choose_action's softmax
   std::vector<int32_t> nonzero;  // a sparse layer's non-zero inputs, per row (policy_net.cpp)
   std::vector<int> nonzero_counts;
