@@ -55,5 +55,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     app = create_app(named, max_tables=args.max_tables, bot_delay=args.bot_delay)
     print(f"dimsum serve: the lobby is at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio",
-                ws_max_size=MAX_MESSAGE * 4, ws_ping_interval=20, ws_ping_timeout=20)
+                ws_max_size=64 * MAX_MESSAGE,  # above: the connection is closed; up to it: an error answer
+                ws_ping_interval=20, ws_ping_timeout=20)
     return 0
