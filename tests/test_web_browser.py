@@ -11,7 +11,10 @@ Skips without the browser, websocket-client or the web extra; fails instead unde
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -73,7 +76,13 @@ def _lobby_table(page, server, game):
 def test_a_full_game_played_by_clicking(page, server, game, tmp_path):
     link = _lobby_table(page, server, game)
     page.open(server.url + link)
-    clicks = play_by_clicking(page, random.Random(game))
+    # a picture of the table mid-game: under tmp_path, and in DIMSUM_WEB_SCREENSHOTS if set (docs/img)
+    shot = tmp_path / f"web_{game}.png"
+    clicks = play_by_clicking(page, random.Random(game), at_click=2 if game == "kuhn_poker" else 4, then=lambda: page.screenshot(shot))
+    if not shot.exists():  # a short game (Kuhn poker): its end
+        page.screenshot(shot)
+    if os.environ.get("DIMSUM_WEB_SCREENSHOTS"):
+        shutil.copy(shot, Path(os.environ["DIMSUM_WEB_SCREENSHOTS"]) / shot.name)
     assert clicks >= 1
     outcome = page.js("document.getElementById('outcome').textContent")
     assert outcome.startswith("Game over: ") and "Returns: " in outcome

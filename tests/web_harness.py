@@ -98,8 +98,10 @@ def open_table(page: Any, url: str) -> Dict[str, Any]:
     return page.js(STATUS)
 
 
-def play_by_clicking(page: Any, rng: Any, max_clicks: int = 2000, timeout: float = 120.0) -> int:
-    """Clicks random legal move buttons until the game is over; the number of clicks."""
+def play_by_clicking(page: Any, rng: Any, max_clicks: int = 2000, timeout: float = 120.0,
+                     at_click: Optional[int] = None, then: Any = None) -> int:
+    """Clicks random legal move buttons until the game is over; the number of clicks. ``then()``
+    is called once, when ``at_click`` clicks are done and the page awaits the next."""
     clicks = 0
     deadline = time.monotonic() + timeout
     while True:
@@ -108,6 +110,8 @@ def play_by_clicking(page: Any, rng: Any, max_clicks: int = 2000, timeout: float
             return clicks
         assert time.monotonic() < deadline and clicks < max_clicks, f"the game did not end: {status}"
         if status["moves"]:
+            if clicks == at_click and then is not None:
+                then()
             k = rng.randrange(status["moves"])
             click_element(page, f"document.querySelectorAll('#moves button.move')[{k}]")
             clicks += 1
