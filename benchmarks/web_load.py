@@ -4,6 +4,9 @@ trip (the move sent, the next state message received: checked, played, drawn, se
 
     PYTHONPATH=python python benchmarks/web_load.py [--tables 100] [--moves 30]
 
+``--think S``: each client waits a random time (mean S seconds) before each move, as a person
+would; 0 (the default) plays at once, every table moving at full speed (a saturation test).
+
 Prints the round trip's median and 99th percentile, and the server's and the clients' CPU time
 beside the wall time. The server is a real process on a free port, ended at the end (its whole
 process group), whatever happens. Needs the web extra (starlette, uvicorn, websockets) and psutil.
@@ -48,7 +51,7 @@ def _table(url: str, k: int) -> str:
         return json.load(r)["seats"][0]
 
 
-async def _client(ws_url: str, moves: int, rng: random.Random, times: list) -> int:
+async def _client(ws_url: str, moves: int, rng: random.Random, times: list, think: float) -> int:
     played = 0
     async with websockets.connect(ws_url, max_size=2**24) as ws:
         sent_at, sent_step = None, None
@@ -62,6 +65,15 @@ async def _client(ws_url: str, moves: int, rng: random.Random, times: list) -> i
             if m["view"]["outcome"] is not None:
                 break
             if sent_at is None and m["view"]["moves"]:
+                if think:  # a player's thinking time, then the newest state (the page shows that one)
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                    while True:
+                        try:
+                            m = json.loads(await asyncio.wait_for(ws.recv(), 0.001))
+                        except asyncio.TimeoutError:
+                            break
+                    if not m["view"]["moves"]:
+                        continue
                 move = rng.choice(m["view"]["moves"])[0]
                 sent_at, sent_step = time.perf_counter(), m["step"]
                 await ws.send(json.dumps({"type": "move", "id": move}))
@@ -69,10 +81,10 @@ async def _client(ws_url: str, moves: int, rng: random.Random, times: list) -> i
     return played
 
 
-async def _run(url: str, links: list, moves: int, seed: int) -> list:
+async def _run(url: str, links: list, moves: int, seed: int, think: float) -> list:
     times: list = []
     ws_base = url.replace("http://", "ws://")
-    await asyncio.gather(*(_client(ws_base + link.replace("/table/", "/ws/"), moves, random.Random(seed + i), times)
+    await asyncio.gather(*(_client(ws_base + link.replace("/table/", "/ws/"), moves, random.Random(seed + i), times, think)
                            for i, link in enumerate(links)))
     return times
 
@@ -81,6 +93,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--moves", type=int, default=30, help="moves each client plays at most")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a client thinks before a move (uniform from 0 to twice it); 0: at once")
     parser.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
     args = parser.parse_args()
     port = _port()
@@ -102,7 +116,7 @@ def main() -> int:
         proc = psutil.Process(server.pid)
         server_cpu = sum(proc.cpu_times()[:2])
         cpu, wall = time.process_time(), time.perf_counter()
-        times = asyncio.run(_run(url, links, args.moves, args.seed))
+        times = asyncio.run(_run(url, links, args.moves, args.seed, args.think))
         wall = time.perf_counter() - wall
         cpu = time.process_time() - cpu
         server_cpu = sum(proc.cpu_times()[:2]) - server_cpu
@@ -118,7 +132,7 @@ def main() -> int:
             server.wait()
     times.sort()
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
-    print(f"{args.tables} tables ({', '.join(g for g, _, _ in GAMES)} in turn), {len(times)} moves, seed {args.seed}")
+    print(f"{args.tables} tables, clients thinking {args.think:g} s on average ({', '.join(g for g, _, _ in GAMES)} in turn), {len(times)} moves, seed {args.seed}")
     print(f"move round trip: median {1000 * statistics.median(times):.1f} ms, p99 {1000 * p99:.1f} ms, "
           f"max {1000 * times[-1]:.1f} ms (goal: median < 20 ms, p99 < 100 ms)")
     print(f"wall {wall:.2f} s; CPU: server {server_cpu:.2f} s, clients {cpu:.2f} s")

@@ -171,12 +171,33 @@ def test_a_reload_resumes_the_seat(page, server):
     assert after == before and "you: " in after[1]
 
 
-def _frames(page):
-    """The state messages the page's websocket received, in order."""
+def test_undo_in_the_browser_takes_back_a_move_that_showed_nothing(page, server):
+    made = server.table("kuhn_poker", ["human", "random"])
+    open_table(page, server.url + made["seats"][0])
+    wait_for(page, "document.querySelectorAll('#moves button.move').length > 0")
+    assert page.js("document.getElementById('undo').hidden") is True  # nothing to undo yet
+    click_element(page, "Array.from(document.querySelectorAll('#moves button.move')).find(b => b.textContent === 'pass')")
+    # the bot answers (a pass ends the game at the showdown, a bet comes back to seat 0)
+    wait_for(page, "Number(document.body.dataset.step) >= 2")
+    status = wait_for(page, "(() => { const s = " + STATUS + "; return (s.over || s.moves) ? s : null; })()")
+    if status["over"]:
+        assert page.js("document.getElementById('undo').hidden") is True
+        return
+    assert status["step"] == 2 and page.js("document.getElementById('undo').hidden") is False
+    click_element(page, "document.getElementById('undo')")
+    wait_for(page, "Number(document.body.dataset.step) === 0")
+    assert "you: undo" in page.js("document.getElementById('log').textContent")
+    assert page.js(STATUS)["moves"] == 2 and page.js("document.getElementById('undo').hidden") is True
+
+
+def _frames(page, table_id):
+    """The state messages the page's websockets to table ``table_id`` received, in order."""
     page.js("0")
+    sockets = {e["params"]["requestId"] for e in page.events if e.get("method") == "Network.webSocketCreated"
+               and f"/ws/{table_id}/" in e["params"]["url"]}
     out = []
     for e in page.events:
-        if e.get("method") == "Network.webSocketFrameReceived":
+        if e.get("method") == "Network.webSocketFrameReceived" and e["params"]["requestId"] in sockets:
             message = json.loads(e["params"]["response"]["payloadData"])
             if message.get("type") == "state":
                 out.append(message)
@@ -193,7 +214,7 @@ def test_a_seat_and_a_spectator_never_receive_a_hidden_card(page, server, browse
         open_table(page, server.url + made["seats"][0])
         play_by_clicking(page, random.Random(11))
         wait_for(spectator, "!document.getElementById('over').hidden")
-        seat_frames, spectator_frames = _frames(page), _frames(spectator)
+        seat_frames, spectator_frames = _frames(page, made["table"]), _frames(spectator, made["table"])
         assert len(seat_frames) >= 5 and len(spectator_frames) >= 5
         record = Record.loads(__import__("urllib.request").request.urlopen(
             server.url + made["seats"][0] + "/record.json").read().decode())

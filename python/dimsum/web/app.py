@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .lobby import LobbyError, allow_list, check_request, describe, fresh_seed, make_bots
+from .lobby import LobbyError, allow_list, check_request, describe, fresh_seed, make_bots, quick
 from .table import Seat, Table
 
 MAX_MESSAGE = 1024      # bytes a page's websocket message may hold
@@ -79,7 +79,7 @@ class Server:
         bots = make_bots(game, seats, seed, self.bots)
         table_id = secrets.token_urlsafe(9)
         table = Table(table_id, game, seed,
-                      [Seat(i, seats[i], bots.get(i)) for i in range(len(seats))],
+                      [Seat(i, seats[i], bots.get(i), quick(seats[i], self.bots)) for i in range(len(seats))],
                       clock=self.clock, bot_delay=self.bot_delay)
         self.tables[table_id] = table
         table.start()
@@ -181,7 +181,7 @@ def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: 
 async def _send(ws: WebSocket, watcher: Any) -> None:
     try:
         while True:
-            await ws.send_text(json.dumps(await watcher.take(), separators=(",", ":")))
+            await ws.send_text(await watcher.take())
     except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
         pass
 

@@ -97,5 +97,13 @@ def make_bots(game: Any, seats: List[str], seed: int, bots: Mapping[str, Tuple[s
     return made
 
 
+QUICK_KINDS = ("random", "heuristic")  # bots that answer within a millisecond or so
+
+
+def quick(seat: str, bots: Mapping[str, Tuple[str, Dict[str, Any]]]) -> bool:
+    """Whether the bot named ``seat`` answers at once (its move is played without a thread)."""
+    return seat in bots and bots[seat][0] in QUICK_KINDS
+
+
 def fresh_seed() -> int:
     return int.from_bytes(os.urandom(4), "little")

@@ -14,6 +14,7 @@ anything hidden, and never past another human's move.
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from fractions import Fraction
 from math import lcm
@@ -30,15 +31,17 @@ from .log import legend, seat_events
 from .messages import seat_message_dict, spectator_message_dict
 
 CHANCE_STREAM = 0xC4A7CE  # the same stream of the seed as play's session draws chance from
-LOG_KEPT = 200            # log lines kept per seat (a page shows them all, newest last)
+LOG_KEPT = 200            # log lines kept per seat
+LOG_SENT = 60             # the newest of them a page is sent (it shows them all, newest last)
 POLL = 0.05               # seconds between looks at the clock while a human's sand runs
 
 
 class Seat:
     """A seat: a human (reached by ``token``) or a bot (``bot``, named ``name``)."""
 
-    def __init__(self, index: int, name: str, bot: Any = None) -> None:
+    def __init__(self, index: int, name: str, bot: Any = None, quick: bool = False) -> None:
         self.index, self.name, self.bot = index, name, bot
+        self.quick = quick  # a bot that answers at once (random, heuristic): played without a thread
         self.token = secrets.token_urlsafe(24) if bot is None else None
         self.log: List[str] = []
 
@@ -48,23 +51,21 @@ class Seat:
 
 
 class Watcher:
-    """One open page: the latest message waiting for it (a slow page gets the newest state, never
-    a backlog) and an event its sender waits on."""
+    """One open page. A change of the table only marks it stale; its message is drawn when its
+    sender is ready to send (``take``), from the table as it is then: a slow page gets the newest
+    state, never a backlog, and steps played in a burst (bots moving at once) are drawn once."""
 
-    def __init__(self, seat: Optional[int]) -> None:
-        self.seat = seat
-        self.pending: Optional[Dict[str, Any]] = None
+    def __init__(self, table: "Table", seat: Optional[int]) -> None:
+        self.table, self.seat = table, seat
         self.ready = asyncio.Event()
 
-    def put(self, message: Dict[str, Any]) -> None:
-        self.pending = message
+    def put(self) -> None:
         self.ready.set()
 
-    async def take(self) -> Dict[str, Any]:
+    async def take(self) -> str:
         await self.ready.wait()
         self.ready.clear()
-        message, self.pending = self.pending, None
-        return message  # type: ignore[return-value]
+        return self.table.message_text(self.seat)
 
 
 class Table:
@@ -89,6 +90,8 @@ class Table:
         self.error: Optional[str] = None
         self.task: Optional[asyncio.Task] = None
         self.legend = [list(pair) for pair in legend(game)]
+        self.version = 0  # counts the changes pages are told of
+        self._texts: Dict[Any, str] = {}
 
     # ---- who is who -----------------------------------------------------------------------------
     def seat_of(self, token: str) -> Optional[int]:
@@ -128,8 +131,11 @@ class Table:
     async def _bot_turn(self, player: int) -> None:
         if self.bot_delay:
             await asyncio.sleep(self.bot_delay)
-        bot = self.seats[player].bot
-        action = await asyncio.to_thread(bot.act, self.state.clone())
+        seat = self.seats[player]
+        if seat.quick:  # handing a sub-millisecond move to a thread costs more than the move
+            action = seat.bot.act(self.state)
+        else:  # a search or a program: in a worker thread, so the server keeps answering meanwhile
+            action = await asyncio.to_thread(seat.bot.act, self.state.clone())
         if not self.state.is_legal(action):
             raise ValueError(f"the bot of seat {player} chose {action!r}, which is not a legal move")
         ticks = realtime.default_cost(self.state, action) if self.realtime else None
@@ -265,14 +271,23 @@ class Table:
         if self.turn_started is not None and self.turn_running:
             sand = {"running": True, "left": max(0, self.turn_top - self._spent())}
         return {"type": "state", "view": view, "step": len(self.actors), "names": self.names,
-                "log": self.spectator_log if seat is None else self.seats[seat].log,
+                "log": (self.spectator_log if seat is None else self.seats[seat].log)[-LOG_SENT:],
                 "sand": sand, "error": self.error, "legend": self.legend,
                 "undo": (not self.realtime) and seat is not None and seat in self.actors}
 
+    def message_text(self, seat: Optional[int]) -> str:
+        """``message(seat)`` as JSON, drawn once per change of the table and seat."""
+        key = (self.version, seat)
+        if key not in self._texts:
+            if len(self._texts) > 4 * len(self.seats) + 4:
+                self._texts.clear()
+            self._texts[key] = json.dumps(self.message(seat), separators=(",", ":"))
+        return self._texts[key]
+
     def watch(self, seat: Optional[int]) -> Watcher:
-        watcher = Watcher(seat)
+        watcher = Watcher(self, seat)
         self.watchers.append(watcher)
-        watcher.put(self.message(seat))
+        watcher.put()
         return watcher
 
     def unwatch(self, watcher: Watcher) -> None:
@@ -280,11 +295,9 @@ class Table:
             self.watchers.remove(watcher)
 
     def _broadcast(self) -> None:
-        cache: Dict[Optional[int], Dict[str, Any]] = {}
+        self.version += 1
         for w in self.watchers:
-            if w.seat not in cache:
-                cache[w.seat] = self.message(w.seat)
-            w.put(cache[w.seat])
+            w.put()
 
     def record(self) -> Record:
         return Record.of(self.state, self.seed, self.names)
