@@ -84,6 +84,9 @@ def test_a_full_game_played_by_clicking(page, server, game, tmp_path):
     if os.environ.get("DIMSUM_WEB_SCREENSHOTS"):
         shutil.copy(shot, Path(os.environ["DIMSUM_WEB_SCREENSHOTS"]) / shot.name)
     assert clicks >= 1
+    if game in ("yum_cha", "dim_sum_jam"):  # the components' tooltips, from the legend
+        tips = page.js("Array.from(document.querySelectorAll('#board svg text title')).map(t => t.textContent)")
+        assert tips and all(": " in t for t in tips)
     outcome = page.js("document.getElementById('outcome').textContent")
     assert outcome.startswith("Game over: ") and "Returns: " in outcome
     # the links at the end: the record replays to the same end, the replay page opens
@@ -108,6 +111,18 @@ def test_a_move_not_legal_or_malformed_gets_an_error_never_a_crash(page, server)
     # still playing: a good click is played
     click_element(page, "document.querySelector('#moves button.move')")
     wait_for(page, f"Number(document.body.dataset.step) !== {step}")
+
+
+def test_the_server_answers_only_requests_for_the_loopback_names(server):
+    """A page of another site whose name is rebound to 127.0.0.1 sends its own name as Host."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(server.url + "/api/lobby", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(request, timeout=10)
+    assert e.value.code == 400
+    assert json.loads(server.get("/api/lobby"))["bots"] == ["heuristic", "ismcts", "random"]
 
 
 def test_two_browsers_two_humans_at_one_table(page, server, browser_binary, tmp_path):

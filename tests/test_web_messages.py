@@ -113,3 +113,11 @@ def test_undo_is_refused_on_the_clock():
         assert table.undo(0).startswith("No undo on the clock")
 
     asyncio.run(scenario())
+
+
+def test_serve_refuses_a_bad_bot_spec():
+    from dimsum.cli import serve
+
+    with pytest.raises(SystemExit) as e:
+        serve.main(["--bot", "nonsense"])
+    assert e.value.code == 2

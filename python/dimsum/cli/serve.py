@@ -20,7 +20,9 @@ human seat gets its own link, and a spectator link shows only what every seat se
 A page is not trusted (docs/SECURITY.md): it seats bots only from the allow-list, random,
 heuristic and ismcts (300 simulations), and yours with --bot NAME=SPEC (any spec, an external
 program or a policy file included), which a page picks by NAME without seeing its spec. The server
-binds 127.0.0.1; --host 0.0.0.0 opens it to the network (anyone who can reach it can open tables)."""
+binds 127.0.0.1 and answers only requests addressed to 127.0.0.1 or localhost (a page of another
+site cannot reach it by rebinding its name); --host 0.0.0.0 opens it to the network (anyone who can
+reach it can open tables)."""
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -52,7 +54,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     from dimsum.web.app import MAX_MESSAGE, create_app
 
-    app = create_app(named, max_tables=args.max_tables, bot_delay=args.bot_delay)
+    loopback = args.host in ("127.0.0.1", "localhost", "::1")
+    app = create_app(named, max_tables=args.max_tables, bot_delay=args.bot_delay,
+                     hosts=None if loopback else ["*"])
     print(f"dimsum serve: the lobby is at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws="websockets-sansio",
                 ws_max_size=64 * MAX_MESSAGE,  # above: the connection is closed; up to it: an error answer

@@ -21,6 +21,8 @@ from importlib import resources
 from typing import Any, AsyncIterator, Dict, Mapping, Optional, Tuple
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -95,9 +97,14 @@ class Server:
         await asyncio.to_thread(close_all)
 
 
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
 def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: int = MAX_TABLES,
-               clock: Any = None, bot_delay: float = 0.0) -> Starlette:
+               clock: Any = None, bot_delay: float = 0.0, hosts: Optional[list] = None) -> Starlette:
     """The server's ASGI app. ``bots``: the operator's named bots (NAME -> (kind, params));
+    ``hosts``: the Host names a request may carry (the loopback names by default: a web page of
+    another site that rebinds its name to 127.0.0.1 is refused; ``["*"]`` for any);
     ``clock``: the clock the glass runs on (``now() -> seconds``; the wall clock by default);
     ``bot_delay``: seconds a bot waits before it moves (so people can follow)."""
     server = Server(dict(bots), max_tables, clock, bot_delay)
@@ -173,7 +180,8 @@ def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: 
         Route("/static/{name}", static),
         Route("/table/{table}/{token}", table_page), Route("/table/{table}/{token}/{what:str}", finished),
         WebSocketRoute("/ws/{table}/{token}", socket),
-    ], lifespan=lifespan)
+    ], lifespan=lifespan, middleware=[Middleware(TrustedHostMiddleware,
+                                                 allowed_hosts=LOOPBACK_HOSTS if hosts is None else hosts)])
     app.state.server = server
     return app
 

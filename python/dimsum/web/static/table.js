@@ -39,6 +39,8 @@ function show(m) {
   const v = m.view, me = v.seat;
   $("title").textContent = v.game.replace(/_/g, " ") + (me === null ? " (spectator)" : " · seat " + me);
   $("board").innerHTML = v.svg;  // drawn by the server from this seat's view only
+  addTooltips(m.legend);
+  $("text").textContent = v.text;
   let status;
   if (v.outcome) status = "the game is over";
   else if (v.to_act === null) status = "chance acts";
@@ -95,6 +97,20 @@ function show(m) {
   showGlass();
   document.body.dataset.step = String(m.step);
   document.body.dataset.toAct = v.to_act === null ? "" : String(v.to_act);
+}
+
+function addTooltips(legend) {
+  // a component whose label starts with a legend's word (XLB, Small, Tea...) tells its meaning on hover
+  if (!legend) return;
+  const meaning = new Map(legend.map(([term, text]) => [term.split(/[ /]/)[0], term + ": " + text]));
+  document.querySelectorAll("#board svg text").forEach((el) => {
+    const word = (el.textContent || "").trim().split(/[ ·]/)[0];
+    if (meaning.has(word)) {
+      const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      title.textContent = meaning.get(word);
+      el.appendChild(title);
+    }
+  });
 }
 
 function connect() {
