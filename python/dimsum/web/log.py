@@ -42,19 +42,19 @@ def seat_events(before: Any, after: Any, seat: Optional[int], action: Optional[i
 def legend(game: Any) -> List[Tuple[str, str]]:
     """What the components on the table mean, from what the game declares: Yum Cha's tiers and
     their set points and its teas' multipliers (Yum Cha rulebook, "Scoring"); Dim Sum Jam's token
-    codes (Dim Sum Jam rulebook, "Components"); every game's moves are named on their buttons."""
+    codes; every game's moves are named on their buttons."""
     out: List[Tuple[str, str]] = []
     if game.name == "yum_cha":
         cfg = game.spec
         for tier, name in enumerate(cfg.tier_names):
             members = [t.name for t in cfg.types if t.kind == 0 and t.tier == tier]
-            points = {t.value for t in cfg.types if t.kind == 0 and t.tier == tier}
-            out.append((f"{name} tier", f"{', '.join(members)} ({'/'.join(map(str, sorted(points)))} pt a card)"))
+            out.append((f"{name} tier", f"{', '.join(members)}: three different ones make a set worth "
+                                        f"{cfg.tier_points[tier]} pt"))
         for t in cfg.types:
             if t.kind == 1:
-                out.append((t.name, f"tea: multiplies a set by {t.value}"))
+                out.append((t.name, f"tea: a pair of it multiplies the declarer's set points by {t.value}"))
             elif t.kind == 2:
-                out.append((t.name, "takeaway"))
+                out.append((t.name, "takeaway: scores a set for a player who did not declare (no tea multiplier)"))
     elif game.name == "dim_sum_jam":
         from ..games import dim_sum_jam as dsj
 
