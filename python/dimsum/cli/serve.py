@@ -49,8 +49,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         import uvicorn
         import websockets  # noqa: F401
     except ImportError:
-        print('python -m dimsum serve needs the web extra: pip install "dimsum-games[web]" '
-              "(starlette, uvicorn, websockets)", file=sys.stderr)
+        from dimsum._extras import install_hint
+
+        print(f"python -m dimsum serve needs the web extra (starlette, uvicorn, websockets): {install_hint('web')}",
+              file=sys.stderr)
         return 2
     from dimsum.web.app import MAX_MESSAGE, create_app
 

@@ -20,13 +20,16 @@ import time
 from importlib import resources
 from typing import Any, AsyncIterator, Dict, Mapping, Optional, Tuple
 
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from .._extras import needs_extra
+
+with needs_extra("web", "dimsum.web.app"):
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .lobby import LobbyError, allow_list, check_request, describe, fresh_seed, make_bots, quick
 from .table import Seat, Table
