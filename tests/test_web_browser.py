@@ -125,6 +125,25 @@ def test_the_server_answers_only_requests_for_the_loopback_names(server):
     assert json.loads(server.get("/api/lobby"))["bots"] == ["heuristic", "ismcts", "random"]
 
 
+def test_a_wrong_link_or_another_sites_page_gets_nothing(server):
+    import urllib.error
+
+    made = server.table("pig", ["human", "random"], winscore=30)
+    for path in ["/table/nope/nope", made["seats"][0][:-2] + "xx", made["seats"][0] + "/record.json"]:
+        with pytest.raises(urllib.error.HTTPError) as e:
+            server.get(path)
+        assert e.value.code in (404, 409)  # no such link; the record only once the game is over
+    websocket = need_module("websocket")
+    url = server.url.replace("http://", "ws://") + made["seats"][0].replace("/table/", "/ws/")
+    with pytest.raises(websocket.WebSocketException):  # a page of another site is refused
+        websocket.create_connection(url, origin="http://evil.example", timeout=10).recv()
+    ws = websocket.create_connection(url, timeout=10, suppress_origin=True)
+    try:
+        assert json.loads(ws.recv())["view"]["seat"] == 0
+    finally:
+        ws.close()
+
+
 def test_two_browsers_two_humans_at_one_table(page, server, browser_binary, tmp_path):
     made = server.table("kuhn_poker", ["human", "human"])
     other = Page(browser_binary, tmp_path)

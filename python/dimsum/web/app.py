@@ -45,7 +45,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline';
 
 
 def _file(name: str) -> str:
-    return resources.files("dimsum.web").joinpath("static", name).read_text(encoding="utf-8")
+    return resources.files("dimsum.web").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
 
 def _page(name: str, csp: str = CSP) -> HTMLResponse:
@@ -62,11 +62,13 @@ class Server:
         self.max_tables, self.clock, self.bot_delay = max_tables, clock, bot_delay
         self.tables: Dict[str, Table] = {}
 
-    def table(self, table_id: str, token: str) -> Tuple[Optional[Table], Optional[int]]:
+    def table(self, table_id: str, token: str) -> Tuple[Table, int]:
+        """The table and the seat a link opens (-1: the spectator's); LookupError for no such link."""
         table = self.tables.get(table_id)
-        if table is None:
-            return None, None
-        return table, table.seat_of(token)
+        seat = None if table is None else table.seat_of(token)
+        if table is None or seat is None:
+            raise LookupError("No such table or link.")
+        return table, seat
 
     def _make_room(self) -> bool:
         if len(self.tables) < self.max_tables:
@@ -103,14 +105,14 @@ class Server:
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
-def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: int = MAX_TABLES,
+def create_app(bots: Optional[Mapping[str, Tuple[str, Dict[str, Any]]]] = None, max_tables: int = MAX_TABLES,
                clock: Any = None, bot_delay: float = 0.0, hosts: Optional[list] = None) -> Starlette:
     """The server's ASGI app. ``bots``: the operator's named bots (NAME -> (kind, params));
     ``hosts``: the Host names a request may carry (the loopback names by default: a web page of
     another site that rebinds its name to 127.0.0.1 is refused; ``["*"]`` for any);
     ``clock``: the clock the glass runs on (``now() -> seconds``; the wall clock by default);
     ``bot_delay``: seconds a bot waits before it moves (so people can follow)."""
-    server = Server(dict(bots), max_tables, clock, bot_delay)
+    server = Server(dict(bots or {}), max_tables, clock, bot_delay)
 
     async def lobby(request: Request) -> Response:
         return _page("lobby.html")
@@ -129,15 +131,17 @@ def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: 
         return JSONResponse(made)
 
     async def table_page(request: Request) -> Response:
-        table, seat = server.table(request.path_params["table"], request.path_params["token"])
-        if seat is None:
-            return Response("No such table or link.", status_code=404)
+        try:
+            server.table(request.path_params["table"], request.path_params["token"])
+        except LookupError as e:
+            return Response(str(e), status_code=404)
         return _page("table.html")
 
     async def finished(request: Request) -> Response:
-        table, seat = server.table(request.path_params["table"], request.path_params["token"])
-        if seat is None:
-            return Response("No such table or link.", status_code=404)
+        try:
+            table, _ = server.table(request.path_params["table"], request.path_params["token"])
+        except LookupError as e:
+            return Response(str(e), status_code=404)
         if not table.state.is_terminal:  # the record holds the seed: the whole deal
             return Response("The game is not over yet.", status_code=409)
         record = table.record()
@@ -156,10 +160,14 @@ def create_app(bots: Mapping[str, Tuple[str, Dict[str, Any]]] = (), max_tables: 
         return Response(_file(name), media_type=STATIC[name], headers={"X-Content-Type-Options": "nosniff"})
 
     async def socket(ws: WebSocket) -> None:
-        table, seat = server.table(ws.path_params["table"], ws.path_params["token"])
+        try:
+            table, seat = server.table(ws.path_params["table"], ws.path_params["token"])
+        except LookupError:
+            await ws.close(code=1008)
+            return
         origin = ws.headers.get("origin")
         host = ws.headers.get("host", "")
-        if seat is None or (origin is not None and origin not in (f"http://{host}", f"https://{host}")):
+        if origin is not None and origin not in (f"http://{host}", f"https://{host}"):  # another site's page
             await ws.close(code=1008)
             return
         await ws.accept()
@@ -221,7 +229,7 @@ async def _receive(ws: WebSocket, table: Table, seat: Optional[int]) -> None:
                 return
 
 
-def _handle(data: Dict[str, Any], table: Table, seat: Optional[int]) -> Optional[str]:
+def _handle(data: Mapping[str, Any], table: Table, seat: Optional[int]) -> Optional[str]:
     """One message from a page: None when done, else what was wrong and what is allowed."""
     text = data.get("text")
     if text is None:
