@@ -140,6 +140,18 @@ def test_a_wrong_link_or_another_sites_page_gets_nothing(server):
     ws = websocket.create_connection(url, timeout=10, suppress_origin=True)
     try:
         assert json.loads(ws.recv())["view"]["seat"] == 0
+        for _ in range(100):  # a burst over the rate (20 a second, bursts of 40): answered, then closed
+            ws.send('{"type": "ping"}')
+        answers = []
+        try:
+            while True:
+                text = ws.recv()
+                if not text:  # the close frame
+                    break
+                answers.append(json.loads(text)["message"])
+        except websocket.WebSocketException:
+            pass
+        assert len(answers) == 50 and all(a.startswith("Too many messages") for a in answers)
     finally:
         ws.close()
 
