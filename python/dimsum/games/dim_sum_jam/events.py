@@ -27,13 +27,16 @@ def notes(step: Step) -> List[str]:
         limit = after_c + int(new.get("complaints left", 0))
         clock = counts(step.after.get("clock", ""))
         if _one(step.after.get("phase", "")) == "timeout_discard" or clock.get("top", 0) == 0:
-            why = ("the sand ran out (the game pauses: players may discard and replenish, then the glass "
-                   "is flipped)")
+            why = "the sand ran out."
+            then = " The game pauses: players may discard and replenish, then the glass is flipped."
         else:  # the other cause: the active player had nothing to play at the required table
             active = relative_seat(_one(step.after.get("active_player", "")), step.seat, step.players)
             who = "the active player" if active is None else seat_words(active, step.seat)
-            why = f"{who} could not serve at the required table (the glass is laid down)"
-        out.append(f"COMPLAINT {after_c} of {limit}: {why}")
+            why = f"{who} could not serve (the glass is laid down)."
+            then = (" You may" if active == step.seat else " They may") + \
+                " discard and replenish, then stand the glass and play on any table."
+        lost = " That is the last one: the team loses." if after_c >= limit else then
+        out.append(f"COMPLAINT {after_c} of {limit}: {why}{lost}")
     if step.kind == "time" and "clock" in step.changed and counts(step.after["clock"]).get("top", 0) == 0:
         if after_c <= before_c:
             out.append("the sand ran out")
