@@ -177,7 +177,7 @@ def test_a_real_time_dim_sum_jam_turn_charges_my_thinking_time(terminal, tmp_pat
     waiting = tmux.wait_for("your thinking time: 8.0 s")
     assert f"Sand: {sand - 8:.1f} s of 120.0 s" in waiting.splitlines()[0]
     answer = send_line(tmux, "1")  # ... then I type 1
-    assert re.search(r"you: play .+ \(8\.0 s of sand\)", answer)
+    assert re.search(r"you \(seat 0\): play .+ \(8\.0 s of sand\)", answer)
     tmux.type("C-d")  # end of input leaves cleanly
     left = tmux.wait_for("[exit 0]")
     assert "End of input: you left the game." in left and "Traceback" not in left
@@ -193,7 +193,7 @@ def test_a_real_time_dim_sum_jam_turn_charges_my_thinking_time(terminal, tmp_pat
 def _table(screen):
     """The screen without its message and event lines: the title, the view and the prompt."""
     return [line for line in screen.splitlines() if line.strip() and "undo" not in line.lower()
-            and not line.startswith(("  you:", "  seat", "you:", "seat "))]
+            and not line.startswith(("  you (seat 0): ", "  seat", "you (seat 0): ", "seat "))]
 
 
 def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
@@ -212,6 +212,6 @@ def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
             refused += 1
             assert prompt_of(answer) == prompt_of(moved) and _table(answer) == _table(moved), answer
         else:
-            assert "you: undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
+            assert "you (seat 0): undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
         tmux.close()
     assert refused > 0

@@ -29,7 +29,7 @@ from ..reference.rng import Rng, derive_seed
 from ..reveals import DEFAULT_SAMPLES, first_reveal
 from . import realtime
 from .commands import help_text, interpret, moves_text
-from .events import events_between
+from .events import events_between, seat_words
 from .legend import legend_text
 from .terminal import Terminal
 from .views import game_view_module, sand_text, seat_name, view_text
@@ -105,9 +105,12 @@ class Session:
         else:
             self.state.apply(action)
         self.actors.append(actor)
-        if actor == self.human and self.realtime and ticks:  # what the human's thinking cost
+        if actor == self.human and self.realtime and ticks:  # what the human's thinking cost, on its line
             self._catch_up()
-            self._log(f"  (that move took {ticks / self._tps():.1f} s of sand)")
+            mine = f"{seat_words(self.human, self.human)}: "
+            at = next((i for i in range(len(self.events) - 1, -1, -1) if self.events[i].startswith(mine)), None)
+            if at is not None:
+                self.events[at] += f" ({ticks / self._tps():.1f} s of sand)"
 
     def _bot_turn(self, player: int) -> None:
         try:
@@ -239,7 +242,7 @@ class Session:
         self.state = start
         self.seen = start.clone()
         self.actors = self.actors[:last]
-        self._log("you: undo (your last move and the moves after it are taken back)")
+        self._log(f"{seat_words(self.human, self.human)}: undo (your last move and the moves after it are taken back)")
         return None
 
     # ---- screens ------------------------------------------------------------------------------
