@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import List
 
-from ...play.events import Step, counts, numbers, seat_texts
+from ...play.events import Step, counts, numbers, seat_texts, seat_words
 
 
 def notes(step: Step) -> List[str]:
@@ -19,7 +19,7 @@ def notes(step: Step) -> List[str]:
         player = next(iter(counts(step.after["turn_player"])), "")
         out.append(f"{seat_texts(player, step.seat, step.players)} to play")
     if "scores" in step.changed:
-        scores = numbers(step.after["scores"])
-        out.append("scores: " + ", ".join(f"{'you (seat %d)' % s if s == step.seat else 'seat %d' % s} {v:g}"
-                                          for s, v in enumerate(scores)))
+        relative = numbers(step.after["scores"])  # the reader's first, then the next seats in turn
+        scores = {(step.seat + k) % step.players: v for k, v in enumerate(relative)}
+        out.append("scores: " + ", ".join(f"{seat_words(s, step.seat)} {scores[s]:g}" for s in sorted(scores)))
     return out

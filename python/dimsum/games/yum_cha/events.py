@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import List
 
-from ...play.events import Step, counts, seat_texts
+from ...play.events import Step, counts, relative_seat, seat_words
 
 
 def _cards(added: dict) -> str:
@@ -29,6 +29,8 @@ def notes(step: Step) -> List[str]:
             out.append(f"{ended} is over")
         if begun:
             out.append(f"{begun} begins")
-    if "scores" in step.changed and step.after["scores"] != "none":
-        out.append("scores: " + seat_texts(step.after["scores"], step.seat, step.players).replace("=", " "))
+    if "scores" in step.changed:  # the slice lists the non-zero scores by relative seat: every seat told
+        scores = {relative_seat(name, step.seat, step.players): n for name, n in counts(step.after["scores"]).items()}
+        out.append("scores: " + ", ".join(f"{seat_words(s, step.seat)} {scores.get(s, 0):g}"
+                                          for s in range(step.players)))
     return out
