@@ -215,3 +215,21 @@ def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
             assert "you (seat 0): undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
         tmux.close()
     assert refused > 0
+
+
+def test_dim_sum_jam_shows_its_legend_and_a_complaint_with_its_cause(terminal, tmp_path):
+    """The legend command explains the screen's codes and marks; when the sand runs out while I think,
+    the screen says so: the complaint and its cause, with no input."""
+    clock = tmp_path / "clock"
+    clock.write_text("0")
+    tmux = terminal("dsj-legend", ["dim_sum_jam", "--players", "3", "--seed", "4", "--fake-clock", str(clock)])
+    tmux.wait(prompt_of, "the first prompt")
+    answer = send_line(tmux, "legend")
+    assert "What the words and marks mean:" in answer
+    for term in ("XLB:", "PCH:", "(XLB):", "R / V (deck):", "COMPLAINT:"):
+        assert term in answer, term
+    clock.write_text("500")  # the glass empties while I think: no key pressed
+    screen = tmux.wait_for("COMPLAINT 1 of 3: the sand ran out.")
+    assert "The sand ran out while you were thinking" in screen and "Traceback" not in screen
+    tmux.type("C-d")
+    assert "Traceback" not in tmux.wait_for("[exit 0]")
