@@ -131,7 +131,7 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
 
     name = re.search(r"^\s+2\. (.+?)(\s{3,}|$)", answer, re.M).group(1)  # a move typed by its name
     answer = send_line(tmux, name)
-    assert f"you: {name}" in answer
+    assert f"you (seat 0): {name}" in answer
     step = prompt_of(answer)[0]
     answer = send_line(tmux, "undo")  # the bot's turn drew from the bag: no undo past it
     assert "No undo: since your last move" in answer and "drew at random" in answer and prompt_of(answer)[0] == step
@@ -141,7 +141,7 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
             break
         answer = send_line(tmux, "1")
     screen = tmux.wait_for("[exit 0]")
-    assert "GAME OVER: " in screen and "Returns: you: " in screen and "Traceback" not in screen
+    assert "GAME OVER: " in screen and "Returns: you (seat 0): " in screen and "Traceback" not in screen
     final = Record.load(record).final_state()
     assert final.is_terminal and final.outcome.description[:40] in screen.replace("\n", "")
 
