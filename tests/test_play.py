@@ -322,11 +322,11 @@ def test_the_legend_command_shows_what_the_screen_s_words_mean():
 
 
 def test_the_screen_tells_what_happened_since_my_last_move_from_my_seat_s_view():
-    s, terminal = session("yum_cha", ["1", "quit"], players=3)  # 1: draw from the deck
+    s, terminal = session("yum_cha", ["1", "1", "quit"], players=3)  # draw from the deck, discard
     s.run()
     screen = terminal.screens[-1]
     assert "you (seat 0): draw from the deck" in screen and "you drew " in screen
-    assert "seat 1: " in screen  # the bots' moves by name, their draws without the card
+    assert "seat 1 (random): " in screen  # the bots' moves by name, their draws without the card
     assert not [line for line in screen.splitlines() if line.startswith("  seat") and " drew " in line]
 
 

@@ -11,7 +11,7 @@ import pytest
 from needs import need
 from test_play_terminal import prompt_of, send_line, terminal  # noqa: F401 (terminal: the fixture)
 
-EVENT = re.compile(r"^  (you \(seat 0\)|seat 1): (.+)$")
+EVENT = re.compile(r"^  (you \(seat 0\)|seat 1 \(random\)): (.+)$")
 SEEDS = range(14)
 
 

@@ -11,7 +11,8 @@ In a game played on the clock it is refused too (the time already spent cannot b
 take-back would let a player think for free). What is particular to a game comes from its package:
 its view and shortcut keys (``dimsum.games.<name>.view``), its legend (``legend``: shown by the
 ``legend`` command) and its notes on what happened (``events``). What happened since the human's
-last screen is told by ``dimsum.play.events.events_between``, from what the human's seat saw only.
+last screen is told by ``dimsum.play.events`` (the steps and their words, as ``events_between``
+gives them, with the bots' names and the sand each move cost), from what the human's seat saw only.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from ..reference.rng import Rng, derive_seed
 from ..reveals import DEFAULT_SAMPLES, first_reveal
 from . import realtime
 from .commands import help_text, interpret, moves_text
-from .events import events_between, seat_words
+from .events import describe, events_module, seat_words, steps_between
 from .legend import legend_text
 from .terminal import Terminal
 from .views import game_view_module, sand_text, seat_name, view_text
@@ -58,6 +59,7 @@ class Session:
         self.realtime = realtime.is_realtime(game)
         view = game_view_module(game.name)
         self.shortcuts = getattr(view, "SHORTCUTS", ())
+        self.events_hook = events_module(game.name)  # the game's notes on a step (dimsum.play.events)
         self.state = game.new_state(seed)
         self.seen: Any = None  # the state at the human's last screen (None: the start)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
@@ -99,18 +101,13 @@ class Session:
         return q.code
 
     def _step(self, action: int, actor: int, ticks: Optional[int] = None) -> None:
-        """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
+        """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game (the screen tells
+        it at the human's next turn: ``_catch_up``)."""
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
             self.state.apply(action)
         self.actors.append(actor)
-        if actor == self.human and self.realtime and ticks:  # what the human's thinking cost, on its line
-            self._catch_up()
-            mine = f"{seat_words(self.human, self.human)}: "
-            at = next((i for i in range(len(self.events) - 1, -1, -1) if self.events[i].startswith(mine)), None)
-            if at is not None:
-                self.events[at] += f" ({ticks / self._tps():.1f} s of sand)"
 
     def _bot_turn(self, player: int) -> None:
         try:
@@ -140,9 +137,18 @@ class Session:
         self.events.append(line)
 
     def _catch_up(self) -> None:
-        """Logs what the human's seat saw happen since the last time (moves, draws, complaints)."""
-        for line in events_between(self.seen, self.state, self.human):
-            self._log(line)
+        """Logs what the human's seat saw happen since the last time (moves, draws, complaints): the
+        shared events, each move's line with the bot's name and, on the clock, the sand it cost."""
+        for step in steps_between(self.seen, self.state, self.human):
+            lines = describe(step, self.events_hook)
+            if step.kind == "move" and lines and step.actor is not None:
+                head = f"{seat_words(step.actor, self.human)}: "
+                if step.actor != self.human and lines[0].startswith(head):
+                    lines[0] = f"{seat_name(step.actor, self.human, self.names)}: " + lines[0][len(head):]
+                if self.realtime and step.ticks:
+                    lines[0] += f" ({step.ticks / self._tps():.1f} s of sand)"
+            for line in lines:
+                self._log(line)
         self.seen = self.state.clone()
 
     # ---- the human's turn ---------------------------------------------------------------------
