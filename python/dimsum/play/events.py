@@ -188,10 +188,7 @@ def steps_between(before: Any, after: Any, seat: int) -> List[Step]:
     if before is None:
         start = next((line for line in head if line.startswith("start | ")), None)
         current = _slices(start[len("start | "):], pattern) if start else {}
-        # a copy's inherited lines (a resample's) come before the start of its replay: read them all
-        new = lines
-        if start is not None and head.index(start) != len(head) - 1:
-            new = [line for line in head[head.index(start) + 1:] if STEP_LINE.match(line)] + lines
+        new = lines  # a resample's inherited step lines are step lines like the others: all read
     else:
         old = before.information_state_string(seat)
         if not (text == old or text.startswith(old + "\n")):
