@@ -27,6 +27,7 @@ from ..play.clock import WallClock
 from ..records import Record
 from ..reference.rng import Rng, derive_seed
 from ..reveals import DEFAULT_SAMPLES, first_reveal
+from ..play.events import seat_words
 from .log import legend, seat_events
 from .messages import seat_message_dict, spectator_message_dict
 
@@ -248,15 +249,15 @@ class Table:
         seeds = (secret_seed(self.undo_secret, last, i) for i in range(DEFAULT_SAMPLES))
         reveal = first_reveal(start, taken_back, seat, seeds)
         if reveal is not None:
-            name = (lambda s: "you" if s == seat else f"seat {s}")
+            name = (lambda s: seat_words(s, seat))
             return (f"No undo: since your last move, {reveal.reason(name)}. Replayed from the seed the game "
                     "would be the same, and you would choose again knowing it (no undo once anything hidden "
                     "has been shown).")
         self.state = start
         self.actors = self.actors[:last]
         for s in self.seats:
-            s.log = s.log + [("you" if s.index == seat else f"seat {seat}") + ": undo (the last move and the "
-                                                                               "moves after it are taken back)"]
+            s.log = s.log + [seat_words(seat, s.index) + ": undo (the last move and the moves after it are "
+                                                  "taken back)"]
         self.moved.set()
         self._broadcast()
         return None

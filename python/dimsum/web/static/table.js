@@ -10,7 +10,7 @@ function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
 }
 
-function seatName(p, me) { return p === me ? "you" : "seat " + p; }
+function seatName(p, me) { return p === me ? "you (seat " + p + ")" : "seat " + p; }  // as dimsum.play.events.seat_words
 
 function showGlass() {
   const sand = last && last.sand, glass = last && last.view.glass;
