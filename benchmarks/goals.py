@@ -1,4 +1,4 @@
-"""Every performance goal of issue 26 measured in one run: its figure, the range over rounds and
+"""Every headline performance goal measured in one run: its figure, the range over rounds and
 the load it was measured under, against its target.
 
     PYTHONPATH=python python -m benchmarks.goals [--rounds 5] [--only NAME ...] [--json out.json]
@@ -12,7 +12,7 @@ instructions (those are exact: one "round"). Beside each goal: the other process
 ran, in cores (from /proc/stat, this process's own CPU taken out), and the 1-minute load average
 at its start, so that a figure measured under load says so.
 
-docs/PERFORMANCE.md ("Performance III: the goals in one run") publishes this script's output.
+docs/PERFORMANCE.md ("The figures against each peer and the floor") publishes this script's output.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ beside wall time (on a shared machine, wall time also charges the other processe
   dimsum scales rewards to [0, 1] and OpenSpiel keeps Pig's [-1, 1], so OpenSpiel's uct c is twice
   dimsum's ``c``.
 
-Measured on this project's 2-core machine, 2026-12-02 (after pig's apply_unkeyed, issue 26), with
+Measured on this project's 2-core machine, 2026-12-02 (after pig's apply_unkeyed), with
 other builds and tests running beside it (load average 8-11, so wall time is about three times CPU
 time; the CPU ratios are the ones to read), 3 rounds,
 ``PYTHONPATH=python python -m benchmarks.pig_vs_openspiel --rounds 3 --players P`` (ratio =
