@@ -192,7 +192,8 @@ class Table:
 
     def _log(self, before: Any, action: Optional[int]) -> None:
         for seat in self.seats:
-            seat.log = (seat.log + seat_events(before, self.state, seat.index, action))[-LOG_KEPT:]
+            if seat.human:  # only a page reads a log: a bot's seat keeps none
+                seat.log = (seat.log + seat_events(before, self.state, seat.index, action))[-LOG_KEPT:]
         self.spectator_log = (self.spectator_log + seat_events(before, self.state, None, action))[-LOG_KEPT:]
 
     def _finish(self) -> None:
