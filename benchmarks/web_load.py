@@ -31,7 +31,9 @@ from pathlib import Path
 import psutil
 import websockets
 
-ROOT = Path(__file__).resolve().parents[1]
+import dimsum
+
+DIMSUM_HOME = Path(dimsum.__file__).resolve().parents[1]  # the server runs the dimsum this script imports
 GAMES = [("pig", {"winscore": 30}, 2), ("kuhn_poker", {}, 2), ("nice_buns", {"players": 3, "max_turns": 30}, 3),
          ("yum_cha", {"players": 3, "rounds": 1, "max_turns_per_round": 12}, 3),
          ("dim_sum_jam", {"players": 3, "ticks_per_action": 0}, 3)]
@@ -100,7 +102,7 @@ def main() -> int:
     port = _port()
     url = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([sys.executable, "-m", "dimsum", "serve", "--port", str(port), "--bot-delay", "0"],
-                              env=dict(os.environ, PYTHONPATH=str(ROOT / "python")), start_new_session=True,
+                              env=dict(os.environ, PYTHONPATH=str(DIMSUM_HOME)), start_new_session=True,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60

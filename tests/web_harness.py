@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional
 
 import processes
 
-ROOT = Path(__file__).resolve().parents[1]
+import dimsum
+
 
 
 def free_port() -> int:
@@ -29,7 +30,7 @@ class Server:
     def __init__(self, folder: Path, *args: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+        env = dict(os.environ, PYTHONPATH=str(Path(dimsum.__file__).resolve().parents[1]))  # the dimsum under test
         self.log = open(folder / "server.log", "w")
         self.proc = processes.start([sys.executable, "-m", "dimsum", "serve", "--port", str(self.port), *args],
                                     env=env, stdout=self.log, stderr=subprocess.STDOUT)
