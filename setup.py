@@ -77,7 +77,7 @@ extensions = [
         language="c++",
         extra_compile_args=cxx_flags,
         extra_link_args=link_flags,
-        depends=core_files,
+        depends=core_files + sorted(glob(os.path.join("python", "dimsum", "*.pxi"))),  # _core.pyx's includes
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     ),
     Extension(

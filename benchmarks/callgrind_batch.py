@@ -17,7 +17,7 @@ One thread, `step(sample_actions(k))` from Python on the benchmarks' configurati
 three warm-up steps; a run with the same set-up and no measured steps is subtracted, as in
 perf_guard.py (both run callgrind through dimsum.bench.instructions). A FUNCTION matches every C++
 symbol that contains it. Counts are instructions, the same on every run whatever else the machine
-does (docs/PERFORMANCE.md, "Third pass").
+does (docs/PERFORMANCE.md, "The engine: instructions a step").
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ no round reads what an earlier one warmed), then times ``state.clock.top`` and
 both). The sides alternate which goes first, and each keeps its best round, so that the ratio
 holds on a noisy, shared machine even where the absolute figures do not. Wall time
 (``time.perf_counter``) and CPU time (``time.process_time``) are both reported: a wall figure
-far above its CPU figure means the machine was busy. Issue 19 asks the clock read to cost at
-most about 10x the field read.
+far above its CPU figure means the machine was busy. The goal: the clock read costs at most
+about 10x the field read.
 """
 
 from __future__ import annotations

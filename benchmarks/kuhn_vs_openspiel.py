@@ -45,15 +45,12 @@ probabilities as a list of Python tuples.
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
-from typing import Callable, Dict, List, Tuple
+from typing import List
 
-import dimsum
 from dimsum import bots
 
-from .pig_vs_openspiel import UNITS, clocks, dimsum_games, dimsum_steps, openspiel_games, openspiel_steps, since
+from .pig_vs_openspiel import SameGame, main_for
 
 GAME = "kuhn_poker"
 DIMSUM_C = 0.5           # dimsum's ismcts c (rewards in [0, 1])
@@ -80,67 +77,12 @@ def openspiel_search(pyspiel, game, seed: int) -> None:
     bot.step(state)
 
 
-def side_by_side(rounds: int = 5, players: int = 2, first_seed: int = 1) -> Dict[str, Dict[str, float]]:
-    """Per measure: each side's median cost (CPU and wall seconds per unit) and the ratios
-    OpenSpiel / dimsum (above 1: dimsum is faster)."""
-    import pyspiel
-
-    params = {"players": players}
-    ours_explicit = dimsum.make(GAME, chance="explicit", **params)
-    ours = dimsum.make(GAME, **params)
-    theirs = pyspiel.load_game(GAME, params)
-    samples: Dict[str, List[Tuple[float, float]]] = {}
-
-    def record(key: str, work: Callable[[], int]) -> None:
-        start = clocks()
-        units = work()
-        cpu, wall = since(start)
-        samples.setdefault(key, []).append((cpu / units, wall / units))
-
-    for r in range(rounds):
-        seed = first_seed + 104729 * r  # fresh seeds every round
-        step_seeds = [seed + i for i in range(STEP_GAMES)]
-        record("step/dimsum", lambda: dimsum_steps(ours_explicit, step_seeds))
-        record("step/openspiel", lambda: openspiel_steps(theirs, step_seeds))
-        record("game/dimsum", lambda: (dimsum_games(ours, NATIVE_GAMES, seed), NATIVE_GAMES)[1])
-        record("game/openspiel", lambda: (openspiel_games(pyspiel, theirs, NATIVE_GAMES, seed), NATIVE_GAMES)[1])
-        record("mcts/dimsum", lambda: (dimsum_search(ours, seed), SIMULATIONS)[1])
-        record("mcts/openspiel", lambda: (openspiel_search(pyspiel, theirs, seed), SIMULATIONS)[1])
-    result = {}
-    for measure in ("step", "game", "mcts"):
-        a = [statistics.median(s[i] for s in samples[f"{measure}/dimsum"]) for i in (0, 1)]
-        b = [statistics.median(s[i] for s in samples[f"{measure}/openspiel"]) for i in (0, 1)]
-        result[measure] = {"dimsum_cpu": a[0], "dimsum_wall": a[1], "openspiel_cpu": b[0], "openspiel_wall": b[1],
-                           "ratio_cpu": b[0] / a[0], "ratio_wall": b[1] / a[1]}
-    return result
-
-
-def table(result: Dict[str, Dict[str, float]]) -> str:
-    lines = ["| measure | dimsum CPU | OpenSpiel CPU | ratio (CPU) | dimsum wall | OpenSpiel wall | ratio (wall) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for measure, r in result.items():
-        label, scale, unit = UNITS[measure]
-        if measure == "mcts":
-            label = "an IS-MCTS simulation"
-        lines.append(f"| {label} | {r['dimsum_cpu'] * scale:,.2f} {unit} | {r['openspiel_cpu'] * scale:,.2f} {unit} "
-                     f"| {r['ratio_cpu']:.1f}x | {r['dimsum_wall'] * scale:,.2f} {unit} | "
-                     f"{r['openspiel_wall'] * scale:,.2f} {unit} | {r['ratio_wall']:.1f}x |")
-    mcts = result["mcts"]
-    lines.append("")
-    lines.append(f"IS-MCTS simulations per second (CPU): dimsum {1 / mcts['dimsum_cpu']:,.0f}, "
-                 f"OpenSpiel {1 / mcts['openspiel_cpu']:,.0f}.")
-    return "\n".join(lines)
+KUHN = SameGame(GAME, dimsum_search, openspiel_search, SIMULATIONS, STEP_GAMES, NATIVE_GAMES,
+                search_label="an IS-MCTS simulation", decimals=2)
 
 
 def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--players", type=int, default=2)
-    args = parser.parse_args(argv)
-    print(f"{GAME}, {args.players} players, median of {args.rounds} rounds; ratio = OpenSpiel / dimsum "
-          f"(above 1: dimsum is faster)\n")
-    print(table(side_by_side(args.rounds, args.players)))
-    return 0
+    return main_for(KUHN, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """IS-MCTS per simulation and per simulated action: dimsum's ``ismcts`` on Nice Buns and on Pig
-against OpenSpiel's ``MCTSBot`` on pig, one thread, side by side in one run (issue 26, item 3).
+against OpenSpiel's ``MCTSBot`` on pig, one thread, side by side in one run.
 
     PYTHONPATH=python python -m benchmarks.mcts_per_action [--rounds 3] [--players 2 4] [--callgrind]
 

@@ -6,7 +6,7 @@ Each round takes fresh states (a new random game per round, ``--steps`` moves in
 its probabilities in explicit mode, sampled otherwise) and times ``--calls`` dumps and loads of
 each in CPU time (time.process_time, so the other processes on a shared machine count less).
 Pairs are timed side by side in the same round and the best round of each is kept. The peers:
-pig for Pig and Nice Buns, gin_rummy for Yum Cha, hanabi for Dim Sum Jam (issue 26, item 6).
+pig for Pig and Nice Buns, gin_rummy for Yum Cha, hanabi for Dim Sum Jam.
 
 For callgrind (instructions: the same whatever the load), ``--loop OP GAME N`` only runs N dumps
 or loads of one explicit-mode state (GAME a dimsum game or ``openspiel:NAME``); run it at N and at

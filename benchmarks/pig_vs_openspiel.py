@@ -21,7 +21,7 @@ beside wall time (on a shared machine, wall time also charges the other processe
   dimsum scales rewards to [0, 1] and OpenSpiel keeps Pig's [-1, 1], so OpenSpiel's uct c is twice
   dimsum's ``c``.
 
-Measured on this project's 2-core machine, 2026-12-02 (after pig's apply_unkeyed, issue 26), with
+Measured on this project's 2-core machine, 2026-12-02 (after pig's apply_unkeyed), with
 other builds and tests running beside it (load average 8-11, so wall time is about three times CPU
 time; the CPU ratios are the ones to read), 3 rounds,
 ``PYTHONPATH=python python -m benchmarks.pig_vs_openspiel --rounds 3 --players P`` (ratio =
@@ -54,7 +54,8 @@ import random
 import statistics
 import sys
 import time
-from typing import Callable, Dict, List, Tuple
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Tuple
 
 import dimsum
 from dimsum import bots
@@ -132,15 +133,30 @@ def openspiel_search(pyspiel, game, seed: int) -> None:
 
 # -- the run --------------------------------------------------------------------------------------------
 
-def side_by_side(rounds: int = 5, players: int = 2, first_seed: int = 1) -> Dict[str, Dict[str, float]]:
+@dataclass(frozen=True)
+class SameGame:
+    """A game both libraries have under one name, measured by this module's three measures (the
+    step and game loops are the same for every such game; the searches are each game's)."""
+
+    name: str
+    dimsum_search: Callable[[Any, int], None]            # (dimsum game, seed): one search of `simulations`
+    openspiel_search: Callable[[Any, Any, int], None]    # (pyspiel, OpenSpiel game, seed): the same
+    simulations: int
+    step_games: int
+    native_games: int
+    search_label: str = "an MCTS simulation"
+    decimals: int = 1                                    # the table's figures (2 for a game of a few steps)
+
+
+def measure(same: SameGame, rounds: int = 5, players: int = 2, first_seed: int = 1) -> Dict[str, Dict[str, float]]:
     """Per measure: each side's median cost (CPU and wall seconds per unit) and the ratios
     OpenSpiel / dimsum (above 1: dimsum is faster)."""
     import pyspiel
 
     params = {"players": players}
-    ours_explicit = dimsum.make("pig", chance="explicit", **params)
-    ours = dimsum.make("pig", **params)
-    theirs = pyspiel.load_game("pig", params)
+    ours_explicit = dimsum.make(same.name, chance="explicit", **params)
+    ours = dimsum.make(same.name, **params)
+    theirs = pyspiel.load_game(same.name, params)
     samples: Dict[str, List[Tuple[float, float]]] = {}
 
     def record(key: str, work: Callable[[], int]) -> None:
@@ -149,21 +165,22 @@ def side_by_side(rounds: int = 5, players: int = 2, first_seed: int = 1) -> Dict
         cpu, wall = since(start)
         samples.setdefault(key, []).append((cpu / units, wall / units))
 
+    n = same.native_games
     for r in range(rounds):
         seed = first_seed + 104729 * r  # fresh seeds every round
-        step_seeds = [seed + i for i in range(STEP_GAMES)]
+        step_seeds = [seed + i for i in range(same.step_games)]
         record("step/dimsum", lambda: dimsum_steps(ours_explicit, step_seeds))
         record("step/openspiel", lambda: openspiel_steps(theirs, step_seeds))
-        record("game/dimsum", lambda: (dimsum_games(ours, NATIVE_GAMES, seed), NATIVE_GAMES)[1])
-        record("game/openspiel", lambda: (openspiel_games(pyspiel, theirs, NATIVE_GAMES, seed), NATIVE_GAMES)[1])
-        record("mcts/dimsum", lambda: (dimsum_search(ours, seed), SIMULATIONS)[1])
-        record("mcts/openspiel", lambda: (openspiel_search(pyspiel, theirs, seed), SIMULATIONS)[1])
+        record("game/dimsum", lambda: (dimsum_games(ours, n, seed), n)[1])
+        record("game/openspiel", lambda: (openspiel_games(pyspiel, theirs, n, seed), n)[1])
+        record("mcts/dimsum", lambda: (same.dimsum_search(ours, seed), same.simulations)[1])
+        record("mcts/openspiel", lambda: (same.openspiel_search(pyspiel, theirs, seed), same.simulations)[1])
     result = {}
-    for measure in ("step", "game", "mcts"):
-        a = [statistics.median(s[i] for s in samples[f"{measure}/dimsum"]) for i in (0, 1)]
-        b = [statistics.median(s[i] for s in samples[f"{measure}/openspiel"]) for i in (0, 1)]
-        result[measure] = {"dimsum_cpu": a[0], "dimsum_wall": a[1], "openspiel_cpu": b[0], "openspiel_wall": b[1],
-                           "ratio_cpu": b[0] / a[0], "ratio_wall": b[1] / a[1]}
+    for kind in ("step", "game", "mcts"):
+        a = [statistics.median(s[i] for s in samples[f"{kind}/dimsum"]) for i in (0, 1)]
+        b = [statistics.median(s[i] for s in samples[f"{kind}/openspiel"]) for i in (0, 1)]
+        result[kind] = {"dimsum_cpu": a[0], "dimsum_wall": a[1], "openspiel_cpu": b[0], "openspiel_wall": b[1],
+                        "ratio_cpu": b[0] / a[0], "ratio_wall": b[1] / a[1]}
     return result
 
 
@@ -171,30 +188,40 @@ UNITS = {"step": ("a random step (Python API)", 1e9, "ns"), "game": ("a random g
          "mcts": ("an MCTS simulation", 1e6, "us")}
 
 
-def table(result: Dict[str, Dict[str, float]]) -> str:
+def table(same: SameGame, result: Dict[str, Dict[str, float]]) -> str:
+    d = same.decimals
     lines = ["| measure | dimsum CPU | OpenSpiel CPU | ratio (CPU) | dimsum wall | OpenSpiel wall | ratio (wall) |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for measure, r in result.items():
-        label, scale, unit = UNITS[measure]
-        lines.append(f"| {label} | {r['dimsum_cpu'] * scale:,.1f} {unit} | {r['openspiel_cpu'] * scale:,.1f} {unit} "
-                     f"| {r['ratio_cpu']:.1f}x | {r['dimsum_wall'] * scale:,.1f} {unit} | "
-                     f"{r['openspiel_wall'] * scale:,.1f} {unit} | {r['ratio_wall']:.1f}x |")
+    for kind, r in result.items():
+        label, scale, unit = UNITS[kind]
+        label = same.search_label if kind == "mcts" else label
+        lines.append(f"| {label} | {r['dimsum_cpu'] * scale:,.{d}f} {unit} | {r['openspiel_cpu'] * scale:,.{d}f} {unit} "
+                     f"| {r['ratio_cpu']:.1f}x | {r['dimsum_wall'] * scale:,.{d}f} {unit} | "
+                     f"{r['openspiel_wall'] * scale:,.{d}f} {unit} | {r['ratio_wall']:.1f}x |")
     mcts = result["mcts"]
+    search = same.search_label.split(" ", 1)[1].replace(" simulation", "")
     lines.append("")
-    lines.append(f"MCTS simulations per second (CPU): dimsum {1 / mcts['dimsum_cpu']:,.0f}, "
+    lines.append(f"{search} simulations per second (CPU): dimsum {1 / mcts['dimsum_cpu']:,.0f}, "
                  f"OpenSpiel {1 / mcts['openspiel_cpu']:,.0f}.")
     return "\n".join(lines)
 
 
-def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main_for(same: SameGame, description: str, argv: List[str]) -> int:
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args(argv)
-    print(f"pig, {args.players} players, median of {args.rounds} rounds; ratio = OpenSpiel / dimsum "
+    print(f"{same.name}, {args.players} players, median of {args.rounds} rounds; ratio = OpenSpiel / dimsum "
           f"(above 1: dimsum is faster)\n")
-    print(table(side_by_side(args.rounds, args.players)))
+    print(table(same, measure(same, args.rounds, args.players)))
     return 0
+
+
+PIG = SameGame("pig", dimsum_search, openspiel_search, SIMULATIONS, STEP_GAMES, NATIVE_GAMES)
+
+
+def main(argv: List[str]) -> int:
+    return main_for(PIG, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The resample property at scale (issue 20): ``state.resample(p, seed)`` checked on >= 10,000
+"""The resample property at scale: ``state.resample(p, seed)`` checked on >= 10,000
 random (state, seat) pairs per game, and per deck-out option for Yum Cha, half in each chance mode.
 Each pair passes tests/resample_checks.py's check_pair: the same information-state string, key and
 observation for ``p``, ``check()``, reachable (explicit mode: the rewritten history replays to

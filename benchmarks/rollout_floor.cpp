@@ -1,6 +1,6 @@
 // The rollouts alone: whole uniformly random games played by the loop IS-MCTS's random rollouts
 // run (common/engine.hpp random_decisions<G>, what bots/rollout.hpp calls), with no search around
-// them (issue 26, item 3). A search's cost per simulated action cannot go below its rollouts' cost
+// them. A search's cost per simulated action cannot go below its rollouts' cost
 // per decision, so OpenSpiel's per simulated action over this is the most any search over the game
 // could reach. Built and run by benchmarks/mcts_per_action.py (`rollout_floor`), with the flags
 // setup.py gives the extensions (-O3, C++20) and the game's rules.

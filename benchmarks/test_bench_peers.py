@@ -137,7 +137,7 @@ def test_peer_envpool_pgx_batch(benchmark, task, num_envs):
 def test_peer_openspiel_hanabi_bots_side_by_side(benchmark):
     """hanabi's native rollout loop (evaluate_bots with C++ uniform random bots) and Dim Sum Jam's
     C++ playouts (one thread), 3 and 4 players, alternately in each round on fresh seeds, in CPU
-    time (benchmarks/native_side_by_side.py, issue 26 item 4). The ratios (hanabi's time / ours)
+    time (benchmarks/native_side_by_side.py). The ratios (hanabi's time / ours)
     are in extra_info and printed (-s)."""
     pyspiel = pytest.importorskip("pyspiel")
     from .native_side_by_side import PEERS, peer_counts_per_game, peer_game, time_table, timed_rounds

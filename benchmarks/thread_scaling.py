@@ -1,5 +1,5 @@
 """Thread scaling that holds on a shared machine: work per CPU-second at 1 and N threads, with
-the other processes' CPU recorded beside it (issue 26, item 7).
+the other processes' CPU recorded beside it.
 
     PYTHONPATH=python python -m benchmarks.thread_scaling [--game nice_buns] [--threads 2] [--rounds 5]
 

@@ -1,6 +1,6 @@
 // Clearing Dim Sum Jam's observation row (1,093 float32, 4.4 KB) for 1,024 envs: memset (what
 // observe.cpp's zeroing loop compiles to; glibc runs `rep stosb` at this size) against 16-byte
-// SSE stores, in thread CPU time (docs/PERFORMANCE.md, "Performance III", item 5). Not built by
+// SSE stores, in thread CPU time (docs/PERFORMANCE.md, "BatchEnv"). Not built by
 // setup.py; run by hand:
 //
 //     g++ -O3 -std=c++20 benchmarks/zero_row.cpp -o /tmp/zero_row && /tmp/zero_row

@@ -1,4 +1,4 @@
-"""The per-move binding's fast paths (docs/PERFORMANCE.md, "second pass") behave as the plain ones:
+"""The per-move binding's fast paths (docs/PERFORMANCE.md, "The per-move API") behave as the plain ones:
 legal_actions built from shared ints, legal_mask(out=...), states reused from a freelist, and the
 rules' cheaper bookkeeping (Yum Cha's tabled keys and unkeyed deal, Dim Sum Jam's has_play)."""
 

@@ -3,11 +3,13 @@ bot kind, driven by a scripted fake model (tests/llm_fakes.py): valid, garbage a
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 import dimsum
+import dimsum.play.events
 import dimsum.arena
 from dimsum import bots, llm
 from dimsum.bots.llm import LlmReplyError
@@ -133,6 +135,26 @@ def test_the_prompt_holds_the_rules_the_view_the_legal_moves_and_the_reply_rule(
 
 
 # ---- the llm bot --------------------------------------------------------------------------------
+def test_the_prompt_holds_the_history_the_seat_saw_bounded_for_a_long_game():
+    state = dimsum.make("pig").new_state(9)
+    rng = random.Random(9)
+    for _ in range(300):
+        if state.is_terminal:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    seat = 0
+    prompt = llm.build_prompt(state, seat, history_limit=12)
+    block = prompt.split("What you have seen happen so far (oldest first):\n", 1)[1].split("\n\n", 1)[0]
+    lines = block.splitlines()
+    older, last = dimsum.play.events.recent_events(state, seat, 12)
+    assert older > 0 and lines[0] == f"  ({older} earlier events not shown)"
+    assert [line.strip() for line in lines[1:]] == last and len(last) == 12
+    assert "What you have seen happen" not in llm.build_prompt(state, seat, history=[])
+    assert "  seat 1: said" in llm.build_prompt(state, seat, history=["seat 1: said"])
+    fresh = dimsum.make("pig").new_state(9)
+    assert "What you have seen happen" not in llm.build_prompt(fresh, 0)  # nothing happened yet
+
+
 def test_llm_bot_plays_the_move_a_valid_reply_names():
     model = ScriptedModel(["hold"])
     bot = bots.make("llm", dimsum.make("pig"), model=model)

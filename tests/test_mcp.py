@@ -14,6 +14,7 @@ import pytest
 
 import dimsum
 from dimsum.mcp import Capabilities, Table, Tables
+from dimsum.play.legend import legend_text
 from dimsum.records import Record
 from dimsum.render import to_svg
 from dimsum.testing import profile
@@ -41,7 +42,7 @@ def test_start_seats_the_agent_and_the_bots_move_until_its_turn():
     text = table.observe()
     assert "session g1: heuristic in seat 0, you in seat 1; moves 0 of at most 5000, 0 invalid" in text
     assert "seed" not in text
-    assert "seat 0 (heuristic): hold" in text and listed_moves(text) == [(0, "roll"), (1, "hold")]
+    assert "seat 0: hold" in text and listed_moves(text) == [(0, "roll"), (1, "hold")]
     assert listed_moves(table.observe(legal=False)) == []
 
 
@@ -156,6 +157,19 @@ def test_dim_sum_jam_charges_each_agent_move_its_declared_ticks():
         seeded_tables().start("dim_sum_jam", options={"ticks_per_action": 0}, move_ticks=5)
     with pytest.raises(ValueError, match="move_ticks is an int from 0 to 1000000"):
         seeded_tables().start("dim_sum_jam", move_ticks=-1)
+
+
+def test_the_view_announces_a_complaint_and_its_cause_since_the_agent_s_last_move():
+    table = seeded_tables().start("dim_sum_jam", seat=0, bots="random", seed=4, options={"players": 3},
+                                  move_ticks=1200)  # each agent move empties the glass
+    text = table.play(str(table.state.legal_actions()[0]))
+    since = text.split("What happened since your last move:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert since[0].startswith("  you (seat 0): play ")
+    assert "  COMPLAINT 1 of 3: the sand ran out. The game pauses: players may discard and replenish, " \
+           "then the glass is flipped." in since
+    assert table.events() == [line.strip() for line in since]
+    again = table.observe()  # observing again tells the same: nothing new happened
+    assert "COMPLAINT 1 of 3" in again and again.count("you (seat 0): play ") == 1
 
 
 def test_sessions_and_moves_are_bounded_and_end_game_frees_a_place():
@@ -283,7 +297,8 @@ def test_the_server_lists_its_tools_games_and_rules_and_refuses_bad_calls_and_ar
         assert not is_error and sorted(games) == sorted(dimsum.games())
         assert {"name": "winscore", "default": 100, "doc": games["pig"]["options"][1]["doc"],
                 "range": [1, 10000]} in games["pig"]["options"]
-        assert (await call("rules", game="yum_cha"))[1] == dimsum.llm.rules_summary("yum_cha")
+        assert (await call("rules", game="yum_cha"))[1] == (dimsum.llm.rules_summary("yum_cha") + "\n\nWhat the words "
+                                                          "in the views mean:\n" + legend_text(dimsum.make("yum_cha")))
         is_error, text = await call("rules", game="go")
         assert is_error and text.endswith("unknown game 'go'; the games are " + ", ".join(dimsum.games()))
         is_error, text = await call("start_game", game="pig", players=3)  # not an argument: options={"players": 3}

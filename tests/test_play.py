@@ -167,7 +167,7 @@ def test_a_nice_buns_game_plays_to_the_end_and_shows_the_result(tmp_path):
     s, terminal = session("nice_buns", ["1"] * 200, record=path, players=2)
     assert s.run() == 0
     assert s.state.is_terminal and terminal.screens[-1].startswith("GAME OVER: ")
-    assert "Returns: you: " in terminal.screens[-1]
+    assert "Returns: you (seat 0): " in terminal.screens[-1]
     record = Record.load(path)
     assert record.players == ["human", "random"] and record.returns == list(s.state.returns())
     assert record.final_state().to_bytes() == s.state.to_bytes()
@@ -199,8 +199,8 @@ def _undo_outcomes(game_name, seeds, moves, **options):
         after, terminal = session(game_name, ["1"] * moves + ["undo"], seed=seed, **options)
         after.run()
         screen = terminal.screens[-1]
-        assert ("you: undo" in screen) != ("No undo: since your last move" in screen), screen
-        yield "you: undo" in screen, before, after
+        assert ("you (seat 0): undo" in screen) != ("No undo: since your last move" in screen), screen
+        yield "you (seat 0): undo" in screen, before, after
 
 
 @pytest.mark.parametrize("name, options", [("nice_buns", {"players": 2}), ("yum_cha", {"players": 3}),
@@ -290,23 +290,44 @@ def test_the_sand_running_out_while_i_think_is_a_complaint_on_screen():
 
 
 def test_a_complaint_says_whether_the_sand_ran_out_or_a_player_could_not_serve():
-    from dimsum.games.dim_sum_jam.view import step_note as complaint_note
-
-    def name(seat):
-        return f"seat {seat}"
+    from dimsum.play.events import events_between
 
     state = dimsum.make("dim_sum_jam", players=3).new_state(4)
     before = state.clone()
     state.apply(state.legal_actions()[0], 1200)  # the play empties the glass
-    assert complaint_note(before, state, name).startswith("COMPLAINT 1 of 3: the sand ran out.")
+    assert any(e.startswith("COMPLAINT 1 of 3: the sand ran out.") for e in events_between(before, state, 0))
     state = dimsum.make("dim_sum_jam", players=3, ticks_per_action=0).new_state(4)  # time off: only case III
     bot = dimsum.bots.make("random", state.game, seed=1)
     while state.field("complaints") == 0:
         before = state.clone()
         state.apply(bot.act(state))
-    assert complaint_note(before, state, name) == (
-        f"COMPLAINT 1 of 3: seat {state.to_dict()['active']} could not serve (the glass is laid down). "
-        "They may discard and replenish, then stand the glass and play on any table.")
+    active = state.to_dict()["active"]
+    for seat in range(3):  # each seat is told, naming the stuck seat its own way
+        who, they = ("you (seat %d)" % seat, "You") if seat == active else ("seat %d" % active, "They")
+        assert events_between(before, state, seat)[-1] == (
+            f"COMPLAINT 1 of 3: {who} could not serve (the glass is laid down). "
+            f"{they} may discard and replenish, then stand the glass and play on any table.")
+
+
+def test_the_legend_command_shows_what_the_screen_s_words_mean():
+    s, terminal = session("dim_sum_jam", ["legend", "quit"], seed=4, players=3, ticks_per_action=0)
+    s.run()
+    screen = terminal.screens[-1]
+    assert "What the words and marks mean:" in screen
+    for term in ("XLB:", "PCH:", "(XLB):", "R / V (deck):", "you (seat N):"):
+        assert term in screen, term
+    s, terminal = session("yum_cha", ["l", "quit"], players=3)
+    s.run()
+    assert "Dragon Well:" in terminal.screens[-1] and "multiplies the declarer's set points by 3" in terminal.screens[-1]
+
+
+def test_the_screen_tells_what_happened_since_my_last_move_from_my_seat_s_view():
+    s, terminal = session("yum_cha", ["1", "1", "quit"], players=3)  # draw from the deck, discard
+    s.run()
+    screen = terminal.screens[-1]
+    assert "you (seat 0): draw from the deck" in screen and "you drew " in screen
+    assert "seat 1 (random): " in screen  # the bots' moves by name, their draws without the card
+    assert not [line for line in screen.splitlines() if line.startswith("  seat") and " drew " in line]
 
 
 def test_undo_is_refused_in_real_time_with_the_reason():
@@ -318,7 +339,7 @@ def test_undo_is_refused_in_real_time_with_the_reason():
 def test_time_off_dim_sum_jam_is_played_without_a_clock_and_may_undo():
     s, terminal = session("dim_sum_jam", ["1", "1", "undo"], seed=2, players=3, ticks_per_action=0)
     s.run()
-    assert "you: undo" in terminal.screens[-1]
+    assert "you (seat 0): undo" in terminal.screens[-1]
 
 
 def test_the_file_clock_reads_seconds_and_never_goes_back(tmp_path):

@@ -131,7 +131,7 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
 
     name = re.search(r"^\s+2\. (.+?)(\s{3,}|$)", answer, re.M).group(1)  # a move typed by its name
     answer = send_line(tmux, name)
-    assert f"you: {name}" in answer
+    assert f"you (seat 0): {name}" in answer
     step = prompt_of(answer)[0]
     answer = send_line(tmux, "undo")  # the bot's turn drew from the bag: no undo past it
     assert "No undo: since your last move" in answer and "drew at random" in answer and prompt_of(answer)[0] == step
@@ -141,7 +141,7 @@ def test_a_nice_buns_game_to_the_end_with_names_numbers_nonsense_help_and_undo(t
             break
         answer = send_line(tmux, "1")
     screen = tmux.wait_for("[exit 0]")
-    assert "GAME OVER: " in screen and "Returns: you: " in screen and "Traceback" not in screen
+    assert "GAME OVER: " in screen and "Returns: you (seat 0): " in screen and "Traceback" not in screen
     final = Record.load(record).final_state()
     assert final.is_terminal and final.outcome.description[:40] in screen.replace("\n", "")
 
@@ -177,7 +177,7 @@ def test_a_real_time_dim_sum_jam_turn_charges_my_thinking_time(terminal, tmp_pat
     waiting = tmux.wait_for("your thinking time: 8.0 s")
     assert f"Sand: {sand - 8:.1f} s of 120.0 s" in waiting.splitlines()[0]
     answer = send_line(tmux, "1")  # ... then I type 1
-    assert re.search(r"you: play .+ \(8\.0 s of sand\)", answer)
+    assert re.search(r"you \(seat 0\): play .+ \(8\.0 s of sand\)", answer)
     tmux.type("C-d")  # end of input leaves cleanly
     left = tmux.wait_for("[exit 0]")
     assert "End of input: you left the game." in left and "Traceback" not in left
@@ -193,7 +193,7 @@ def test_a_real_time_dim_sum_jam_turn_charges_my_thinking_time(terminal, tmp_pat
 def _table(screen):
     """The screen without its message and event lines: the title, the view and the prompt."""
     return [line for line in screen.splitlines() if line.strip() and "undo" not in line.lower()
-            and not line.startswith(("  you:", "  seat", "you:", "seat "))]
+            and not line.startswith(("  you (seat 0): ", "  seat", "you (seat 0): ", "seat "))]
 
 
 def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
@@ -212,6 +212,24 @@ def test_undo_in_the_terminal_never_shows_a_draw_again(terminal):
             refused += 1
             assert prompt_of(answer) == prompt_of(moved) and _table(answer) == _table(moved), answer
         else:
-            assert "you: undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
+            assert "you (seat 0): undo" in answer and prompt_of(answer)[0] < prompt_of(moved)[0], answer
         tmux.close()
     assert refused > 0
+
+
+def test_dim_sum_jam_shows_its_legend_and_a_complaint_with_its_cause(terminal, tmp_path):
+    """The legend command explains the screen's codes and marks; when the sand runs out while I think,
+    the screen says so: the complaint and its cause, with no input."""
+    clock = tmp_path / "clock"
+    clock.write_text("0")
+    tmux = terminal("dsj-legend", ["dim_sum_jam", "--players", "3", "--seed", "4", "--fake-clock", str(clock)])
+    tmux.wait(prompt_of, "the first prompt")
+    answer = send_line(tmux, "legend")
+    assert "What the words and marks mean:" in answer
+    for term in ("XLB:", "PCH:", "(XLB):", "R / V (deck):", "COMPLAINT:"):
+        assert term in answer, term
+    clock.write_text("500")  # the glass empties while I think: no key pressed
+    screen = tmux.wait_for("COMPLAINT 1 of 3: the sand ran out.")
+    assert "The sand ran out while you were thinking" in screen and "Traceback" not in screen
+    tmux.type("C-d")
+    assert "Traceback" not in tmux.wait_for("[exit 0]")

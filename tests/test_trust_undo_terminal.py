@@ -11,7 +11,7 @@ import pytest
 from needs import need
 from test_play_terminal import prompt_of, send_line, terminal  # noqa: F401 (terminal: the fixture)
 
-EVENT = re.compile(r"^  (you|seat 1 \(random\)): (.+)$")
+EVENT = re.compile(r"^  (you \(seat 0\)|seat 1 \(random\)): (.+)$")
 SEEDS = range(14)
 
 
@@ -23,7 +23,7 @@ def _tmux():
 def events_since_my_move(screen):
     """The moves listed under "What happened" after my last one, as (who, move)."""
     events = [m.groups() for m in map(EVENT.match, screen.splitlines()) if m]
-    mine = max((i for i, (who, _) in enumerate(events) if who == "you"), default=None)
+    mine = max((i for i, (who, _) in enumerate(events) if who == "you (seat 0)"), default=None)
     return None if mine is None else events[mine + 1:]
 
 
@@ -46,7 +46,7 @@ def test_undo_after_a_bot_discards_from_its_hidden_hand_is_refused_with_the_reas
             if events is not None and shows_a_hidden_card(events):
                 answer = send_line(tmux, "undo")
                 assert "No undo: since your last move, seat 1 (random) played 'discard" in answer, answer
-                assert "a card of a hidden hand" in answer and "you: undo" not in answer
+                assert "a card of a hidden hand" in answer and "you (seat 0): undo" not in answer
                 assert prompt_of(answer) == prompt_of(screen)
                 attacks += 1
                 break

@@ -191,6 +191,21 @@ def _replay_page(state: Any, seat: int) -> Any:
     return page_data(Record.of(state, root), seat)
 
 
+def _browser_page(state: Any, seat: int) -> str:
+    """What seat ``seat``'s page of ``python -m dimsum serve`` is sent (dimsum.web.messages)."""
+    from .web import seat_message
+
+    return seat_message(state, seat)
+
+
+def _browser_spectator(state: Any, seat: int) -> str:
+    """What a spectator's page is sent: the same for a state and its resample for *any* seat, so
+    it shows nothing a seat hides."""
+    from .web import spectator_message
+
+    return spectator_message(state)
+
+
 CHANNELS: Tuple[Channel, ...] = (
     Channel("observation tensor", _observation),
     Channel("observation string", lambda s, p: s.observation_string(p)),
@@ -205,7 +220,9 @@ CHANNELS: Tuple[Channel, ...] = (
     Channel("Gymnasium", _gymnasium, needs="gymnasium", costly=True),
     Channel("PettingZoo", _pettingzoo, needs="pettingzoo", costly=True),
     Channel("OpenSpiel", _openspiel, needs="pyspiel", costly=True),
-    Channel("replay page", _replay_page, costly=True),  # explicit chance: a sampled resample has no record
+    Channel("replay page", _replay_page, costly=True),
+    Channel("browser page", _browser_page, costly=True),
+    Channel("browser spectator", _browser_spectator, costly=True),  # explicit chance: a sampled resample has no record
 )
 """Every channel the library shows a seat its game through."""
 

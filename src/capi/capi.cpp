@@ -18,7 +18,7 @@
 
 #include "dimsum_core/batch/batch_env.hpp"
 #include "dimsum_core/batch/opponent_env.hpp"
-#include "dimsum_core/batch/thread_pool.hpp"
+#include "dimsum_core/common/thread_pool.hpp"
 #include "dimsum_core/common/game_api.hpp"
 #include "dimsum_core/games.hpp"
 #include "game_config.hpp"

@@ -1,4 +1,4 @@
-// Test-only checks of ThreadPool's failure paths (src/dimsum_core/batch/thread_pool.hpp): a
+// Test-only checks of ThreadPool's failure paths (src/dimsum_core/common/thread_pool.hpp): a
 // block that throws on a worker or on the caller, several that throw at once, a watched run
 // whose poll throws or whose blocks throw (on workers, or inline on a pool of size 1). Each
 // case asserts that the first exception reaches the caller exactly once, that no block starts
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "dimsum_core/batch/thread_pool.hpp"
+#include "dimsum_core/common/thread_pool.hpp"
 
 namespace {
 

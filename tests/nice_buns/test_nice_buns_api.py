@@ -110,8 +110,8 @@ def test_action_space_is_fixed_compact_and_readable(engine, players):
     assert all(game.parse_action(n) == a for a, n in enumerate(names))
     assert game.parse_action("Split:  small+large | medium") == 2
     for name in ("choose group: medium", "take blue from tray", "put back fish head",
-                 f"give red to player {players - 1}", "steal red from player 1",
-                 "swap my red for player 1's blue", "fish head to blue", "plate yellow",
+                 f"give red to seat {players - 1}", "steal red from seat 1",
+                 "swap my red for seat 1's blue", "fish head to blue", "plate yellow",
                  "keep buns unplated", "pass"):
         assert game.action_name(game.parse_action(name)) == name
 
@@ -221,7 +221,7 @@ def test_resample_keeps_every_visible_fact_and_reseeds(engine):
 def test_str_shows_the_table(engine):
     s = engine("nice_buns", players=2).new_state(1)
     text = str(s)
-    assert "Nice Buns, turn 1" in text and "player 1:" in text and "tray:" in text
+    assert "Nice Buns, turn 1" in text and "seat 1:" in text and "tray:" in text
 
 
 # ---------------------------------------------------------------------------------------------

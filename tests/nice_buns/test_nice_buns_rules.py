@@ -260,8 +260,8 @@ def test_give_is_the_givers_choice_of_bun_and_recipient(engine):
                                                             jill={"front": {"green": 1, "fish head": 1},
                                                                   "fish_on": "green"}))
     assert s.current_player == 1
-    assert legal_names(s) == sorted(["give green to player 0", "give green to player 2",
-                                     "give fish head to player 0", "give fish head to player 2"])
+    assert legal_names(s) == sorted(["give green to seat 0", "give green to seat 2",
+                                     "give fish head to seat 0", "give fish head to seat 2"])
 
 
 def test_steal_targets_only_unplated_buns(engine):
@@ -269,8 +269,8 @@ def test_steal_targets_only_unplated_buns(engine):
                                                  seat({"yellow": 2})],
                  phase="act", roller=0, dice={"small": "draw 1", "medium": "put back", "large": "steal"},
                  split="small+medium | large", chooser_takes="small+medium", die="large")
-    assert legal_names(s) == ["steal blue from player 1", "steal yellow from player 2"]
-    act(s, "steal blue from player 1")
+    assert legal_names(s) == ["steal blue from seat 1", "steal yellow from seat 2"]
+    act(s, "steal blue from seat 1")
     assert front(s, 0) == {"red": 1, "blue": 1} and front(s, 1) == {}
     assert s.to_dict()["seats"][1]["plate"] == ["green"]
 
@@ -279,8 +279,8 @@ def test_swap_target_has_no_say_and_same_kind_swaps_are_legal(engine):
     _, s = build(engine, {"players": 2}, seats=[seat({"red": 1, "blue": 1}), seat({"red": 1})],
                  phase="act", roller=0, dice={"small": "draw 1", "medium": "put back", "large": "swap"},
                  split="small+medium | large", chooser_takes="small+medium", die="large")
-    assert legal_names(s) == ["swap my blue for player 1's red", "swap my red for player 1's red"]
-    act(s, "swap my blue for player 1's red")
+    assert legal_names(s) == ["swap my blue for seat 1's red", "swap my red for seat 1's red"]
+    act(s, "swap my blue for seat 1's red")
     assert front(s, 0) == {"red": 2} and front(s, 1) == {"blue": 1}
 
 
@@ -292,7 +292,7 @@ def test_swap_cascade_runs_for_the_actor_first(engine):
                  tray={"blue": 3, "red": 3}, phase="act", roller=0,
                  dice={"small": "draw 1", "medium": "put back", "large": "swap"},
                  split="small+medium | large", chooser_takes="small+medium", die="large")
-    act(s, "swap my red for player 1's blue")
+    act(s, "swap my red for seat 1's blue")
     assert s.is_terminal and s.current_player == TERMINAL
     assert s.returns() == (1.0, 0.0, 0.0)
     assert s.to_dict()["winner"] == 0
@@ -314,9 +314,9 @@ def test_the_longest_lists_of_a_die_come_whole_and_in_order(engine, large, manda
     assert legal == sorted(set(legal))
     others = range(1, 6)
     expected = {
-        "give": [f"give {k} to player {t}" for k in KINDS for t in others],
-        "steal": [f"steal {k} from player {t}" for k in KINDS for t in others],
-        "swap": [f"swap my {k} for player {t}'s {b}" for k in KINDS for t in others for b in KINDS],
+        "give": [f"give {k} to seat {t}" for k in KINDS for t in others],
+        "steal": [f"steal {k} from seat {t}" for k in KINDS for t in others],
+        "swap": [f"swap my {k} for seat {t}'s {b}" for k in KINDS for t in others for b in KINDS],
     }[large] + ([] if mandatory else ["pass"])
     assert [s.action_name(a) for a in legal] == expected
 
@@ -326,7 +326,7 @@ def test_mandatory_dice_false_offers_pass(engine):
               dice={"small": "draw 1", "medium": "put back", "large": "give"},
               split="small+medium | large", chooser_takes="small+medium", die="large")
     _, s = build(engine, {"players": 2, "mandatory_dice": False}, **kw)
-    assert legal_names(s) == ["give blue to player 1", "give red to player 1", "pass"]
+    assert legal_names(s) == ["give blue to seat 1", "give red to seat 1", "pass"]
     act(s, "pass")
     assert front(s, 0) == {"red": 1, "blue": 1} and s.to_dict()["turn"] == 2
     _, s = build(engine, {"players": 2}, **kw)
@@ -341,7 +341,7 @@ def test_fish_head_joins_the_largest_set(engine):
     _, s = build(engine, {"players": 3}, **give_position(
         {"players": 3}, ben={"front": {"red": 2, "blue": 1}},
         jill={"front": {"green": 1, "fish head": 1}, "fish_on": "green"}))
-    act(s, "give fish head to player 0")
+    act(s, "give fish head to seat 0")
     d = s.to_dict()
     assert d["seats"][0]["fish_on"] == "red" and d["seats"][0]["front"]["fish head"] == 1
     assert d["seats"][1]["fish_on"] is None
@@ -352,7 +352,7 @@ def test_fish_head_stays_on_a_set_still_tied_for_largest(engine):
     _, s = build(engine, {"players": 3}, **give_position(
         {"players": 3}, ben={"front": {"red": 2, "blue": 1, "fish head": 1}, "fish_on": "red"},
         jill={"front": {"green": 1, "blue": 1}}))
-    act(s, "give blue to player 0")
+    act(s, "give blue to seat 0")
     assert s.to_dict()["seats"][0]["fish_on"] == "red"
     assert front(s, 0) == {"red": 2, "blue": 2, "fish head": 1}
 
@@ -363,7 +363,7 @@ def test_fish_head_moves_to_the_larger_set_and_makes_it_greedy(engine):
         {"players": 3}, ben={"front": {"red": 2, "blue": 2, "fish head": 1}, "fish_on": "red"},
         jill={"front": {"green": 1, "blue": 1}}))
     bag = s.to_dict()["bag"]
-    act(s, "give blue to player 0")
+    act(s, "give blue to seat 0")
     d = s.to_dict()
     assert front(s, 0) == {"red": 2} and d["seats"][0]["fish_on"] is None
     assert d["bag"]["blue"] == bag["blue"] + 3 and d["bag"]["fish head"] == bag["fish head"] + 1
@@ -373,7 +373,7 @@ def test_fish_tiebreak_owner_asks_the_owner(engine):
     _, s = build(engine, {"players": 3}, **give_position(
         {"players": 3}, ben={"front": {"red": 1, "blue": 1}},
         jill={"front": {"green": 1, "fish head": 1}, "fish_on": "green"}))
-    act(s, "give fish head to player 0")
+    act(s, "give fish head to seat 0")
     d = s.to_dict()
     assert d["phase"] == "fish" and s.current_player == 0 and d["cascade"] == [0]
     assert legal_names(s) == ["fish head to blue", "fish head to red"]
@@ -387,7 +387,7 @@ def test_fish_tiebreak_colour_order_picks_the_first_tied_colour(engine):
     _, s = build(engine, opts, **give_position(
         opts, ben={"front": {"red": 1, "yellow": 1}},
         jill={"front": {"green": 1, "fish head": 1}, "fish_on": "green"}))
-    act(s, "give fish head to player 0")
+    act(s, "give fish head to seat 0")
     assert s.to_dict()["seats"][0]["fish_on"] == "red" and s.to_dict()["phase"] == "split"
 
 
@@ -396,7 +396,7 @@ def test_fish_heads_alone_form_a_set_of_their_own(engine):
         {"players": 3}, ben={"front": {"fish head": 3}},
         jill={"front": {"green": 1, "fish head": 1}, "fish_on": "green"}))
     bag = s.to_dict()["bag"]
-    act(s, "give fish head to player 0")
+    act(s, "give fish head to seat 0")
     assert front(s, 0) == {} and s.to_dict()["bag"]["fish head"] == bag["fish head"] + 4
 
 
@@ -409,7 +409,7 @@ def test_greedy_set_of_four_goes_back_blue(engine):
         {"players": 3}, ben={"front": {"blue": 2, "green": 1, "fish head": 1}, "fish_on": "blue"},
         jill={"front": {"blue": 1, "yellow": 1}}))
     bag = s.to_dict()["bag"]
-    act(s, "give blue to player 0")
+    act(s, "give blue to seat 0")
     d = s.to_dict()
     assert front(s, 0) == {"green": 1}
     assert d["bag"]["blue"] == bag["blue"] + 3 and d["bag"]["fish head"] == bag["fish head"] + 1
@@ -421,7 +421,7 @@ def test_greedy_set_of_four_goes_back_fish_head(engine):
         {"players": 3}, ben={"front": {"blue": 2, "green": 1, "fish head": 1}, "fish_on": "blue"},
         jill={"front": {"yellow": 1, "fish head": 1}, "fish_on": "yellow"}))
     bag = s.to_dict()["bag"]
-    act(s, "give fish head to player 0")
+    act(s, "give fish head to seat 0")
     d = s.to_dict()
     assert front(s, 0) == {"green": 1}
     assert d["bag"]["blue"] == bag["blue"] + 2 and d["bag"]["fish head"] == bag["fish head"] + 2
@@ -432,7 +432,7 @@ def test_no_doubles_second_red_set_goes_straight_back(engine):
         {"players": 3}, ben={"front": {"red": 2, "blue": 1}, "plate": ["red"]},
         jill={"front": {"red": 1, "yellow": 1}}))
     bag = s.to_dict()["bag"]
-    act(s, "give red to player 0")
+    act(s, "give red to seat 0")
     d = s.to_dict()
     assert front(s, 0) == {"blue": 1} and d["seats"][0]["plate"] == ["red"]
     assert d["bag"]["red"] == bag["red"] + 3
@@ -441,7 +441,7 @@ def test_no_doubles_second_red_set_goes_straight_back(engine):
 def test_automatic_plating_of_a_complete_set(engine):
     _, s = build(engine, {"players": 3}, **give_position(
         {"players": 3}, ben={"front": {"red": 2, "blue": 1}}, jill={"front": {"red": 1, "yellow": 1}}))
-    act(s, "give red to player 0")
+    act(s, "give red to seat 0")
     assert s.to_dict()["seats"][0]["plate"] == ["red"] and front(s, 0) == {"blue": 1}
 
 
@@ -450,7 +450,7 @@ def test_a_fish_head_blocks_plating(engine):
     _, s = build(engine, {"players": 3}, **give_position(
         {"players": 3}, ben={"front": {"red": 2, "blue": 2, "fish head": 1}, "fish_on": "blue"},
         jill={"front": {"red": 1, "yellow": 1}}))
-    act(s, "give red to player 0")
+    act(s, "give red to seat 0")
     assert s.to_dict()["seats"][0]["plate"] == [] and front(s, 0) == {"blue": 2}
 
 
@@ -458,13 +458,13 @@ def test_manual_plating_asks_the_owner(engine):
     opts = {"players": 3, "manual_plating": True}
     kw = give_position(opts, ben={"front": {"red": 2, "blue": 1}}, jill={"front": {"red": 1, "yellow": 1}})
     _, s = build(engine, opts, **kw)
-    act(s, "give red to player 0")
+    act(s, "give red to seat 0")
     assert s.to_dict()["phase"] == "plate" and s.current_player == 0
     assert legal_names(s) == ["keep buns unplated", "plate red"]
     act(s, "keep buns unplated")
     assert front(s, 0) == {"red": 3, "blue": 1} and s.to_dict()["phase"] == "split"
     _, s = build(engine, opts, **kw)
-    act(s, "give red to player 0")
+    act(s, "give red to seat 0")
     act(s, "plate red")
     assert s.to_dict()["seats"][0]["plate"] == ["red"] and front(s, 0) == {"blue": 1}
 
@@ -475,7 +475,7 @@ def test_win_at_once_even_off_turn_and_remaining_dice_ignored(engine):
                                       seat({"red": 2}, plate=["blue", "green"])],
                  phase="act", roller=1, split="small+large | medium", chooser_takes="small+large",
                  die="medium", tray={"blue": 2, "yellow": 4})
-    act(s, "give red to player 2")
+    act(s, "give red to seat 2")
     d = s.to_dict()
     assert s.is_terminal and d["winner"] == 2 and d["phase"] == "over"
     assert s.returns() == (0.0, 0.0, 1.0)

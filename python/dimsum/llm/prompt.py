@@ -2,16 +2,22 @@
 
 Everything here is built from what the seat may see: the game's own seat view
 (``dimsum.play.views.view_text``, the terminal player's screen, which reads only that seat's
-observation and the public facts) and the legal actions, which are the acting seat's to know.
+observation and the public facts), the game's legend (``dimsum.play.legend``: what the view's words
+mean), the history the seat has seen (``dimsum.play.events``, the last ``HISTORY_LIMIT`` events with
+the number of older ones) and the legal actions, which are the acting seat's to know.
 """
 
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
+from ..play.events import history_text
+from ..play.legend import legend_text
 from ..play.views import view_text
 from .parse import legal_names
 from .rules import rules_summary
+
+HISTORY_LIMIT = 40  # events of the history in a prompt: a long game's prompt stays bounded
 
 REPLY_RULE = ("Reply with exactly one legal move: its name as listed (case does not matter) or its id, "
               "and nothing else.")
@@ -19,7 +25,7 @@ REPLY_RULE = ("Reply with exactly one legal move: its name as listed (case does 
 
 def seat_names(players: int) -> List[str]:
     """Neutral names for the seats (every one ``player``), used where nothing better is known: the
-    view shows each seat as ``seat N (player)`` and the viewer's own as ``you``."""
+    view shows each seat as ``seat N (player)`` and the viewer's own as ``you (seat N)``."""
     return ["player"] * players
 
 
@@ -47,13 +53,19 @@ def view(state: Any, seat: int, names: Optional[Sequence[str]] = None, legal: bo
 
 
 def build_prompt(state: Any, seat: int, names: Optional[Sequence[str]] = None, legal: bool = True,
-                 history: Sequence[str] = (), error: Optional[str] = None) -> str:
-    """The whole prompt for seat ``seat`` to move in ``state``: the rules summary, what happened
-    lately (``history``: lines the table announced), the seat's view, and the reply rule.
-    ``error``: why the previous reply was refused (a retry)."""
-    parts = ["You are playing a game. The rules in brief:", rules_summary(state.game.name), ""]
+                 history: Optional[Sequence[str]] = None, error: Optional[str] = None,
+                 history_limit: int = HISTORY_LIMIT) -> str:
+    """The whole prompt for seat ``seat`` to move in ``state``: the rules summary, the legend of the
+    view's words, the history the seat has seen (``history``: lines to show instead; by default the
+    game so far from the seat's information state, its last ``history_limit`` events and the number
+    of older ones), the seat's view, and the reply rule. ``error``: why the previous reply was
+    refused (a retry)."""
+    parts = ["You are playing a game. The rules in brief:", rules_summary(state.game.name), "",
+             "What the words in the view mean:", legend_text(state.game), ""]
+    if history is None:
+        history = history_text(state, seat, history_limit)
     if history:
-        parts += ["What happened since your last move:"] + [f"  {line}" for line in history] + [""]
+        parts += ["What you have seen happen so far (oldest first):"] + [f"  {line}" for line in history] + [""]
     parts += [view(state, seat, names, legal), ""]
     if error:
         parts += [f"Your previous reply was refused: {error}", ""]

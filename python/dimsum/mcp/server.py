@@ -20,6 +20,8 @@ import logging
 import signal
 from typing import Any, Callable, Dict, List, Optional, TypeVar
 
+from .. import make as make_game
+from ..play.legend import legend_text
 from .agent_text import bound, describe, strings_of
 from .capabilities import Capabilities
 from .ladder_tools import MAX_LADDER_GAMES, Ladders, ladder_tools
@@ -73,8 +75,9 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
 
     @tool
     def rules(game: str) -> str:
-        """A game's rules in brief, citing its rulebook by section (the full rules: docs/rules/<game>.md)."""
-        return rules_summary(game)
+        """A game's rules in brief, citing its rulebook by section (the full rules: docs/rules/<game>.md),
+        and the legend of the words its views use (with the default options)."""
+        return rules_summary(game) + "\n\nWhat the words in the views mean:\n" + legend_text(make_game(game))
 
     @tool
     def start_game(game: str, seat: int = 0, bots: str = "random", seed: Optional[int] = None,
@@ -86,9 +89,9 @@ def build(max_sessions: int = MAX_SESSIONS, max_moves: int = MAX_MOVES,
         options as list_games shows them. `move_ticks` (Dim Sum Jam on the clock only): ticks each
         of your moves is charged (default the game's ticks_per_action). The bots move until your
         turn; returns the session id and your view (its legal moves listed unless legal_moves is
-        false). At most {max_sessions} games are open at once."""
+        false), then the legend of the view's words. At most {max_sessions} games are open at once."""
         table = tables.start(game, seat, bots, seed, options, move_ticks)
-        return table.observe(legal_moves)
+        return table.observe(legal_moves) + "\n\nWhat the words in the view mean:\n" + legend_text(table.game)
 
     @tool
     def observe(session: str, legal_moves: bool = True) -> str:

@@ -4,9 +4,9 @@ Nothing here needs the MCP SDK (:mod:`.server` turns these into tools). A table 
 in one seat and bots (``dimsum.bots`` specs) in the others. The bots move at once, each on a
 copy of the state whose future randomness is redrawn (as in the arena: a bot cannot read the
 coming draws), until it is the agent's turn or the game is over; chance is drawn by the engine
-(sampled games only). The agent is shown only its seat's view (:func:`dimsum.llm.view`) and the
-moves the table announces (every seat's moves by name, as the terminal player announces them);
-the record, which holds the seed and so the future, is given only once the game is over.
+(sampled games only). The agent is shown only its seat's view (:func:`dimsum.llm.view`) and what
+its seat saw happen since its last move (:func:`dimsum.play.events.events_between`: every seat's
+moves by name, the cards it drew, a complaint and its cause, rounds and scores); the record, which holds the seed and so the future, is given only once the game is over.
 
 Seeds reveal nothing: no view shows the deal's seed, and the bots' seeds and the seeds of their
 copies come from a table secret (:mod:`dimsum._secrets`, a keyed hash), never from the deal's seed
@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .._secrets import check_secret, new_secret, secret_seed
 from ..llm import ReplyError, parse_move, view
 from ..play.realtime import is_realtime
-from ..play.views import seat_name
+from ..play.events import events_between
 from .capabilities import Capabilities
 
 MAX_SESSIONS = 8  # games open at once; end_game frees one
@@ -66,7 +66,7 @@ class Table:
         self.state = game.new_state(seed)
         self.moves = 0  # play_move calls, valid or not
         self.invalid = 0  # play_move calls refused: no parse, ambiguous, or illegal
-        self.events: List[str] = []  # what the table announced since the agent's last move
+        self.since: Any = None  # the state before the agent's last move (None: the start)
         self.broken: Optional[str] = None  # why the game cannot go on (a bot failed)
         self.lock = threading.RLock()  # two calls on one session at once (tools run on threads) take turns
         self.ending = threading.Event()  # set when the session ends: the bots stop before their next move
@@ -93,11 +93,17 @@ class Table:
         if self.move_ticks is not None:
             lines.append(f"real time: each of your moves is charged {self.move_ticks} ticks "
                          f"({self.move_ticks / self.game.options['ticks_per_second']:g} s of sand)")
-        if self.events:
-            lines += ["What happened since your last move:"] + [f"  {e}" for e in self.events]
+        events = self.events()
+        if events:
+            lines += ["What happened since your last move:"] + [f"  {e}" for e in events]
         if self.broken:
             lines.append(f"The game cannot go on: {self.broken}")
         return "\n".join(lines + ["", view(self.state, self.seat, self.names, legal)])
+
+    def events(self) -> List[str]:
+        """What the agent's seat saw happen since its last move (its move included), in words."""
+        with self.lock:
+            return events_between(self.since, self.state, self.seat)
 
     def picture(self) -> str:
         """The SVG picture of the seat's view (hidden cards face down)."""
@@ -146,18 +152,16 @@ class Table:
         except (ReplyError, TypeError):
             self.invalid += 1
             raise
-        self.events = []
+        self.since = self.state.clone()
         self._apply(action, self.seat, self.move_ticks)
         self._run_bots()
         return self._observe(legal)
 
     def _apply(self, action: int, actor: int, ticks: Optional[int]) -> None:
-        name = self.state.action_name(action)
         if ticks is None:
             self.state.apply(action)
         else:
             self.state.apply(action, ticks)
-        self.events.append(f"{seat_name(actor, self.seat, self.names)}: {name}")
 
     def _run_bots(self) -> None:
         """The bots' moves until the agent is to act or the game is over; a bot that fails (or

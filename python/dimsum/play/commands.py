@@ -11,6 +11,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 COMMANDS = {"help": "help", "h": "help", "?": "help",
             "undo": "undo", "u": "undo",
+            "legend": "legend", "l": "legend", "key": "legend",
             "quit": "quit", "q": "quit", "exit": "quit"}
 
 
@@ -34,7 +35,7 @@ def active_shortcuts(shortcuts: Sequence[Shortcut], realtime: bool) -> List[Shor
 
 @dataclass(frozen=True)
 class Command:
-    kind: str  # "move", "help", "undo", "quit", "again" (nothing typed) or "error"
+    kind: str  # "move", "help", "legend", "undo", "quit", "again" (nothing typed) or "error"
     action: Optional[int] = None
     message: str = ""
 
@@ -76,6 +77,7 @@ def interpret(line: str, state: Any, legal: List[int], realtime: bool = False,
 def help_text(realtime: bool, undo_note: str, shortcuts: Sequence[Shortcut] = ()) -> str:
     lines = ["Type the number of a move, or its name (as listed; case does not matter), then Enter.",
              "  help     this text",
+             "  legend   what the words and marks on the screen mean (tiers, teas, token codes...)",
              f"  undo     {undo_note}",
              "  quit     leave the game (Ctrl-D and Ctrl-C leave too)"]
     lines += [f"  {sc.keys[0]:<8} {sc.help}" for sc in active_shortcuts(shortcuts, realtime)]

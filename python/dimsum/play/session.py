@@ -8,8 +8,11 @@ a token drawn, by anyone or by chance; another seat's card from a hidden hand): 
 seed the game would be the same, and the human would choose again knowing it (Board Game Arena's
 rule: no undo once anything hidden has been shown; ``dimsum.reveals`` decides it for every game).
 In a game played on the clock it is refused too (the time already spent cannot be put back, and a
-take-back would let a player think for free). What is particular to a game (its view, its
-shortcut keys, its notes after a step) comes from its view module, ``dimsum.games.<name>.view``.
+take-back would let a player think for free). What is particular to a game comes from its package:
+its view and shortcut keys (``dimsum.games.<name>.view``), its legend (``legend``: shown by the
+``legend`` command) and its notes on what happened (``events``). What happened since the human's
+last screen is told by ``dimsum.play.events`` (the steps and their words, as ``events_between``
+gives them, with the bots' names and the sand each move cost), from what the human's seat saw only.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from ..reference.rng import Rng, derive_seed
 from ..reveals import DEFAULT_SAMPLES, first_reveal
 from . import realtime
 from .commands import help_text, interpret, moves_text
+from .events import describe, events_module, seat_words, steps_between
+from .legend import legend_text
 from .terminal import Terminal
 from .views import game_view_module, sand_text, seat_name, view_text
 
@@ -54,8 +59,9 @@ class Session:
         self.realtime = realtime.is_realtime(game)
         view = game_view_module(game.name)
         self.shortcuts = getattr(view, "SHORTCUTS", ())
-        self.step_note = getattr(view, "step_note", None)  # a line to log after a step (a penalty, say)
+        self.events_hook = events_module(game.name)  # the game's notes on a step (dimsum.play.events)
         self.state = game.new_state(seed)
+        self.seen: Any = None  # the state at the human's last screen (None: the start)
         self.actors: List[int] = []  # who made each step of the record (-1: chance or time)
         self.events: List[str] = []
         self.chance_rng = Rng(derive_seed(seed, CHANCE_STREAM))
@@ -85,6 +91,7 @@ class Session:
         if failed is not None:
             return self._leave(Quit(f"The bot of {self._name(seats[failed[0]])} failed: {failed[1]}", 1))
         self._save_record()
+        self._catch_up()
         self.terminal.screen(self._result_screen())
         return 0
 
@@ -94,18 +101,13 @@ class Session:
         return q.code
 
     def _step(self, action: int, actor: int, ticks: Optional[int] = None) -> None:
-        """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game, and logs it."""
-        name = self.state.action_name(action)
-        before = self.state.clone() if self.step_note is not None else None
+        """Plays ``action`` for ``actor`` (-1: chance), charging ``ticks`` in a timed game (the screen tells
+        it at the human's next turn: ``_catch_up``)."""
         if self.realtime:
             self.state.apply(action, 0 if ticks is None else ticks)  # chance takes no time
         else:
             self.state.apply(action)
         self.actors.append(actor)
-        if actor >= 0:  # a seat's moves are announced at the table; a chance outcome may be hidden
-            cost = f" ({ticks / self._tps():.1f} s of sand)" if self.realtime and ticks else ""
-            self._log(f"{seat_name(actor, self.human, self.names)}: {name}{cost}")
-        self._note(before)
 
     def _bot_turn(self, player: int) -> None:
         try:
@@ -134,10 +136,26 @@ class Session:
     def _log(self, line: str) -> None:
         self.events.append(line)
 
+    def _catch_up(self) -> None:
+        """Logs what the human's seat saw happen since the last time (moves, draws, complaints): the
+        shared events, each move's line with the bot's name and, on the clock, the sand it cost."""
+        for step in steps_between(self.seen, self.state, self.human):
+            lines = describe(step, self.events_hook)
+            if step.kind == "move" and lines and step.actor is not None:
+                head = f"{seat_words(step.actor, self.human)}: "
+                if step.actor != self.human and lines[0].startswith(head):
+                    lines[0] = f"{seat_name(step.actor, self.human, self.names)}: " + lines[0][len(head):]
+                if self.realtime and step.ticks:
+                    lines[0] += f" ({step.ticks / self._tps():.1f} s of sand)"
+            for line in lines:
+                self._log(line)
+        self.seen = self.state.clone()
+
     # ---- the human's turn ---------------------------------------------------------------------
     def _human_turn(self) -> None:
         legal = self.state.legal_actions()
         message = ""
+        self._catch_up()
         started = self.clock.now() if self.realtime else 0.0
         running = self.realtime and realtime.glass_running(self.state)
         top = self.state.clock.top if self.realtime else 0
@@ -165,6 +183,8 @@ class Session:
                 message = self._undo()
                 if message is None:
                     return
+            elif command.kind == "legend":
+                message = "What the words and marks mean:\n" + legend_text(self.game)
             elif command.kind == "help":
                 message = help_text(self.realtime, self._undo_note(), self.shortcuts)
             elif command.kind == "again":
@@ -194,18 +214,11 @@ class Session:
 
     def _time_out(self, top: int) -> None:
         """The glass emptied during the human's turn: time passes to zero and the rules follow."""
-        before = self.state.clone() if self.step_note is not None else None
+        self._catch_up()
         self.state.advance(top)
         self.actors.append(-1)
         self._log(f"The sand ran out while you were thinking ({top / self._tps():.1f} s).")
-        self._note(before)
-
-    def _note(self, before: Any) -> None:
-        """The game's note on the step from ``before`` to now, if it has one to make."""
-        if self.step_note is not None and before is not None:
-            note = self.step_note(before, self.state, self._name)
-            if note:
-                self._log(note)
+        self._catch_up()
 
     # ---- undo ---------------------------------------------------------------------------------
     def _undo_note(self) -> str:
@@ -233,8 +246,9 @@ class Session:
                     "game would be the same, and you would choose again knowing it (no undo once anything "
                     "hidden has been shown).")
         self.state = start
+        self.seen = start.clone()
         self.actors = self.actors[:last]
-        self._log("you: undo (your last move and the moves after it are taken back)")
+        self._log(f"{seat_words(self.human, self.human)}: undo (your last move and the moves after it are taken back)")
         return None
 
     # ---- screens ------------------------------------------------------------------------------
@@ -273,7 +287,7 @@ class Session:
 
     def _prompt(self, legal: List[int]) -> str:
         extra = "f = flip, " if self.realtime else "undo, "
-        return f"[step {len(self.actors)}] your move (1-{len(legal)} or a name; {extra}help, quit): "
+        return f"[step {len(self.actors)}] your move (1-{len(legal)} or a name; {extra}legend, help, quit): "
 
     def _result_screen(self) -> str:
         outcome = self.state.outcome

@@ -23,7 +23,9 @@ def public_dict(state: Any) -> Dict[str, Any]:
 
 
 def seat_name(seat: int, human: int, names: List[str]) -> str:
-    return "you" if seat == human else f"seat {seat} ({names[seat]})"
+    """How a view names ``seat`` to its reader ``human``: ``"you (seat 0)"``, ``"seat 2 (random)"``
+    (the same "seat N" as the move names and the events, ``dimsum.play.events.seat_words``)."""
+    return f"you (seat {seat})" if seat == human else f"seat {seat} ({names[seat]})"
 
 
 def counts_text(text: str) -> str:
@@ -48,8 +50,9 @@ def sand_text(top: int, capacity: int, ticks_per_second: int, lying: bool = Fals
 
 def game_view_module(name: str) -> Optional[ModuleType]:
     """Game ``name``'s terminal module ``dimsum.games.<name>.view``, or None if it has none. It
-    may declare ``view(state, human, names)``, ``SHORTCUTS`` (``dimsum.play.commands.Shortcut``s)
-    and ``step_note(before, after, name_of)`` (a line to log after a step)."""
+    may declare ``view(state, human, names)`` and ``SHORTCUTS`` (``dimsum.play.commands.Shortcut``s).
+    What happened is told by its ``events`` module (``dimsum.play.events``), what the words mean by
+    its ``legend`` module (``dimsum.play.legend``)."""
     try:
         return importlib.import_module(f"dimsum.games.{name}.view")
     except ModuleNotFoundError as e:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from typing import Any, Dict, List, Tuple
+from typing import Any, ClassVar, Dict, List, Tuple
 
 from fractions import Fraction
 
@@ -202,10 +202,14 @@ class ReferenceState:
     def fields(self) -> Dict[str, Any]:
         raise NotImplementedError  # each game names its attributes as the core's fields
 
+    # A field held by an attribute of another name: {field: attribute} (Pig and Kuhn poker keep
+    # ``current_player`` as ``current``, the name their rules read).
+    FIELD_ATTRIBUTES: ClassVar[Dict[str, str]] = {}
+
     def _set_field(self, name: str, value: Any) -> None:
         """Sets the state field ``name`` (the default ``_state_from_fields``): by default the
-        attribute of that name holds it as it is."""
-        setattr(self, name, value)
+        attribute of that name (or the one ``FIELD_ATTRIBUTES`` maps it to) holds it as it is."""
+        setattr(self, self.FIELD_ATTRIBUTES.get(name, name), value)
 
     def field(self, name: str) -> Any:
         return self.fields()[name]

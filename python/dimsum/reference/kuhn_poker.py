@@ -45,6 +45,8 @@ class Game(ReferenceGame):
 
 
 class State(ReferenceState):
+    FIELD_ATTRIBUTES = {"current_player": "current"}  # the rules read self.current
+
     def __init__(self, game: Game, rng: Rng) -> None:
         super().__init__(game)
         self.cfg = game.config
@@ -147,9 +149,3 @@ class State(ReferenceState):
         """The core's state fields (src/dimsum_core/kuhn_poker/schema.cpp), by name."""
         return {"cards": list(self.cards), "decisions": self.decisions, "bets": self.bets,
                 "current_player": self.current, "rng": list(self.rng.state())}
-
-    def _set_field(self, name: str, value: Any) -> None:
-        if name == "current_player":
-            self.current = value                         # the attribute the rules read
-        else:
-            super()._set_field(name, value)

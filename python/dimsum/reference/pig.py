@@ -32,15 +32,13 @@ class Game(ReferenceGame):
     def new_state(self, seed: int = 0) -> "State":
         return State(self, Rng(check_seed(seed)))  # PIG-1: seat 0 starts; nothing drawn yet
 
-    def _state_from_fields(self, fields: Dict[str, Any]) -> "State":
-        state = State(self, Rng.from_state(fields.pop("rng")))
-        state.current = fields.pop("current_player")
-        for key, value in fields.items():
-            setattr(state, key, value)
-        return state
+    def _blank_state(self, rng: Rng) -> "State":
+        return State(self, rng)                 # the shared _state_from_fields fills it
 
 
 class State(ReferenceState):
+    FIELD_ATTRIBUTES = {"current_player": "current"}  # the rules read self.current
+
     def __init__(self, game: Game, rng: Rng) -> None:
         super().__init__(game)
         self.cfg = game.config

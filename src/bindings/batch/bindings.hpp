@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "dimsum_core/batch/thread_pool.hpp"
+#include "dimsum_core/common/thread_pool.hpp"
 
 namespace dimsum::bindings {
 

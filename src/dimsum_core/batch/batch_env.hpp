@@ -41,7 +41,7 @@
 #include "../common/game_api.hpp"
 #include "../common/observation_row.hpp"
 #include "../common/rng.hpp"
-#include "thread_pool.hpp"
+#include "../common/thread_pool.hpp"
 
 namespace dimsum {
 

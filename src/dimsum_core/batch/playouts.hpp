@@ -9,7 +9,7 @@
 
 #include "../common/engine.hpp"
 #include "../common/rng.hpp"
-#include "thread_pool.hpp"
+#include "../common/thread_pool.hpp"
 
 namespace dimsum {
 

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "../batch/thread_pool.hpp"
+#include "../common/thread_pool.hpp"
 #include "../common/action_list.hpp"
 #include "../common/engine.hpp"
 #include "../common/rng.hpp"

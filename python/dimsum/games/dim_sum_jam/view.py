@@ -7,7 +7,7 @@ state (``public_dict``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional
+from typing import Any, List
 
 from ...play.commands import Shortcut
 from ...play.views import public_dict, sand_text, seat_name
@@ -44,21 +44,3 @@ def view(state: Any, human: int, names: List[str]) -> str:
         out.append(f"  {seat_name(seat, human, names):<28} hand: {' '.join(hand) or '-'}")
     out.append(f"Bag: {len(d['bag'])} tokens   Discard pile: {' '.join(d['discard']) or '-'}")
     return "\n".join(out)
-
-
-def step_note(before: Any, after: Any, name_of: Callable[[int], str]) -> Optional[str]:
-    """The terminal player's note after a step (``dimsum.play``): when the step cost the team a
-    complaint, which one and why; ``name_of(seat)`` names a seat. None otherwise."""
-    old, new = before.field("complaints"), after.field("complaints")
-    if new <= old:
-        return None
-    limit = after.game.options["complaint_limit"]
-    d = after.to_dict()
-    if after.clock.top == 0 or d["phase"] == "timeout_discard":  # case II: the glass emptied
-        why = "the sand ran out"
-        pause = " The game pauses: players may discard and replenish, then the glass is flipped."
-    else:  # case III: the active player had nothing to play (the stuck rule lays the glass down)
-        why = f"{name_of(d['active'])} could not serve (the glass is laid down)"
-        pause = " They may discard and replenish, then stand the glass and play on any table."
-    lost = " That is the last one: the team loses." if new >= limit else pause
-    return f"COMPLAINT {new} of {limit}: {why}.{lost}"

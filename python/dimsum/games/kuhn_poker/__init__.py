@@ -95,13 +95,13 @@ def _to_act(d: Mapping[str, Any]) -> str:
         return "the game is over"
     if d["current_player"] == -2:
         return "chance deals"
-    return f"player {d['current_player']} to pass or bet"
+    return f"seat {d['current_player']} to pass or bet"
 
 
 def render(d: Mapping[str, Any]) -> str:
     lines = [f"Kuhn poker, {len(d['cards'])} players, {_to_act(d)}",
              f"betting: {d['betting'] or '-'} (p pass, b bet)"]
-    lines += [f"player {p}: {'-' if card is None else card_name(card)}" for p, card in enumerate(d["cards"])]
+    lines += [f"seat {p}: {'-' if card is None else card_name(card)}" for p, card in enumerate(d["cards"])]
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ tray, the buns in front of a player) is a count per kind. The three dice are num
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
@@ -265,14 +266,26 @@ def split_name(mask: int) -> str:
     return f"{_group_name(mask)} | {_group_name(7 ^ mask)}"
 
 
+class SeatNamedActions(ActionSpace):
+    """The action space, whose names say "seat N" as every view does; ``parse`` still accepts the
+    older spelling "player N" ("give red to player 1"), so that scripts written before keep working."""
+
+    __slots__ = ()
+
+    def parse(self, text: Any) -> int:
+        if isinstance(text, str):
+            text = re.sub(r"\bplayer (\d+)", r"seat \1", text, flags=re.IGNORECASE)
+        return super().parse(text)
+
+
 def _action_names(players: int) -> List[str]:
     names = [f"split: {split_name(m)}" for m in SPLITS]
     names += [f"choose group: {_group_name(m)}" for m in range(8)]
     names += [f"take {c} from tray" for c in COLOURS]
     names += [f"put back {k}" for k in KINDS]
-    names += [f"give {k} to player {t}" for k in KINDS for t in range(players)]
-    names += [f"steal {k} from player {t}" for k in KINDS for t in range(players)]
-    names += [f"swap my {a} for player {t}'s {b}" for a in KINDS for t in range(players) for b in KINDS]
+    names += [f"give {k} to seat {t}" for k in KINDS for t in range(players)]
+    names += [f"steal {k} from seat {t}" for k in KINDS for t in range(players)]
+    names += [f"swap my {a} for seat {t}'s {b}" for a in KINDS for t in range(players) for b in KINDS]
     names += [f"fish head to {c}" for c in COLOURS]
     names += [f"plate {c}" for c in COLOURS]
     names += ["keep buns unplated", "pass"]
@@ -326,7 +339,7 @@ def make_config(**options: Any) -> Config:
         colour_counts=comps["colour_counts"], fish_heads=comps["fish_heads"],
         tray_size=comps["tray_size"], starting_buns=comps["starting_buns"],
         set_size=comps["set_size"], greedy_size=comps["greedy_size"], sets_to_win=comps["sets_to_win"],
-        dice=dice, action_space=ActionSpace(_action_names(players)),
+        dice=dice, action_space=SeatNamedActions(_action_names(players)),
         chance_space=ActionSpace(_chance_names(players, dice)),
         min_return=0.0, max_return=1.0)
 
@@ -341,9 +354,9 @@ def _buns(counts: Mapping[str, int]) -> str:
 def render(d: Mapping[str, Any]) -> str:
     phase = d["phase"]
     head = f"Nice Buns, turn {d['turn']}, " + (
-        "start player not drawn yet" if d["roller"] is None else f"player {d['roller']} rolled")
+        "start player not drawn yet" if d["roller"] is None else f"seat {d['roller']} rolled")
     if phase == "over":
-        head += ", game over: " + ("a draw (turn cap)" if d["winner"] is None else f"player {d['winner']} wins")
+        head += ", game over: " + ("a draw (turn cap)" if d["winner"] is None else f"seat {d['winner']} wins")
     elif phase in CHANCE_PHASES:
         head += f", chance: {phase}" + (f" ({d['die']} die)" if phase in ("roll", "draw") else "")
     else:
@@ -359,7 +372,7 @@ def render(d: Mapping[str, Any]) -> str:
     for p, seat in enumerate(d["seats"]):
         fish = f" (fish on {seat['fish_on']})" if seat["fish_on"] else ""
         plate = "+".join(seat["plate"]) or "-"
-        lines.append(f"player {p}: plate {plate}   in front: {_buns(seat['front'])}{fish}")
+        lines.append(f"seat {p}: plate {plate}   in front: {_buns(seat['front'])}{fish}")
     return "\n".join(lines)
 
 

@@ -116,15 +116,15 @@ def _to_act(d: Mapping[str, Any]) -> str:
     if d["current_player"] == -1:
         return "the game is over"
     if d["current_player"] == -2:
-        return f"player {d['turn_player']} rolls (chance to cast the die)"
-    return f"player {d['current_player']} to roll or hold"
+        return f"seat {d['turn_player']} rolls (chance to cast the die)"
+    return f"seat {d['current_player']} to roll or hold"
 
 
 def render(d: Mapping[str, Any]) -> str:
     last = d["last_roll"][len("roll "):] if d["last_roll"] is not None else "-"  # "roll 5" -> "5"
     lines = [f"Pig, move {d['moves']}, {_to_act(d)}",
-             f"turn of player {d['turn_player']}: turn total {d['turn_total']}, last roll {last}"]
-    lines += [f"player {p}: {score}" for p, score in enumerate(d["scores"])]
+             f"turn of seat {d['turn_player']}: turn total {d['turn_total']}, last roll {last}"]
+    lines += [f"seat {p}: {score}" for p, score in enumerate(d["scores"])]
     return "\n".join(lines)
 
 

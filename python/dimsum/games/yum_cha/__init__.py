@@ -267,16 +267,16 @@ def _to_act(d: Mapping[str, Any]) -> str:
         return ""
     if d["current_player"] == -2:  # a chance node (explicit chance)
         pending = {"starter_draw": "round 1's starter", "deal": "the next card of the deal",
-                   "deck_draw": f"player {d.get('drawer')}'s card from the deck"}[d["phase"]]
+                   "deck_draw": f"seat {d.get('drawer')}'s card from the deck"}[d["phase"]]
         return f", chance to draw {pending}"
-    return f", player {d['current_player']} to act"
+    return f", seat {d['current_player']} to act"
 
 
 def render(d: Mapping[str, Any]) -> str:
     lines = [f"Yum Cha, round {d['round'] + 1}, turn {d['turn']}, phase {d['phase']}" + _to_act(d)]
     lines.append(f"deck: {sum(d['deck'].values())} cards   centre: {_cards(d['centre'])}")
     for p, hand in enumerate(d["hands"]):
-        lines.append(f"player {p} ({d['scores'][p]} pts): {_cards(hand)}")
+        lines.append(f"seat {p} ({d['scores'][p]} pts): {_cards(hand)}")
     return "\n".join(lines)
 
 

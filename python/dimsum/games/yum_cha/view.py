@@ -17,7 +17,7 @@ def view(state: Any, human: int, names: List[str]) -> str:
 
     def absolute(text: str) -> str:  # the observation's seats are relative to the observer
         text = re.sub(r"\bseat\+(\d+)", lambda m: f"seat {(human + int(m.group(1))) % n}", text)
-        return re.sub(r"\bme\b", "you", text)
+        return re.sub(r"\bme\b", f"you (seat {human})", text)
 
     out = [f"Your hand:  {counts_text(slices.pop('hand', 'none'))}",
            f"Centre:     {counts_text(slices.pop('centre', 'none'))}"]
