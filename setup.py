@@ -38,7 +38,9 @@ if MSVC:
     cxx_flags = ["/std:c++20", "/O2", "/W4", "/permissive-", "/EHsc"]
     core_flags = cxx_flags + (["/WX"] if os.environ.get("DIMSUM_WERROR") == "1" else [])
 else:
-    cxx_flags = ["-std=c++20", "-O3", "-fvisibility=hidden"]
+    # no fused multiply-add: a policy's logits must be the same bits on every platform (GCC contracts
+    # a*b+c into one FMA where the target has it, aarch64 always; MSVC's /fp:precise does not)
+    cxx_flags = ["-std=c++20", "-O3", "-fvisibility=hidden", "-ffp-contract=off"]
     core_flags = cxx_flags + ["-Wall", "-Wextra", "-Wpedantic"]
     if os.environ.get("DIMSUM_WERROR") == "1":
         core_flags.append("-Werror")

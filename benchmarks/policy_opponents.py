@@ -136,7 +136,8 @@ def main() -> None:
     else:
         print(f"learner seat 0, threads=1, {args.steps} steps x {args.rounds} rounds (best round), "
               "random legal learner actions; k learner steps/s, CPU / wall")
-    header = "  ".join(f"{'build ' + str(b) if args.builds else 'k steps/s':>22s}" for b in range(len(builds)))
+    unit = "instructions" if args.callgrind else "k steps/s"
+    header = "  ".join(f"{'build ' + str(b) if args.builds else unit:>22s}" for b in range(len(builds)))
     # a rate's ratio is last / first (above 1: the last build is faster), a count's first / last (the same sense)
     ratio = f"  {'first/last instr' if args.callgrind else 'last/first CPU':>16s}" if len(builds) > 1 else ""
     print(f"{'game':>16s} {'envs':>5s}  {'opponent':26s} {header}{ratio}")
