@@ -106,8 +106,9 @@ def perf_baseline_table(rounds: Optional[int]) -> str:
         entry = json.loads(path.read_text())
         counts = entry["instructions_per_step"]
         machines.add((entry["machine"]["machine"], entry["machine"]["python"]))
-        rows.append([title(path.stem)] + [f"{counts[mode][kind]:,.1f}" for kind in ("cpp_playout", "python_step")
-                                          for mode in ("quick", "full")])
+        # a game may have only the --quick entries (perf_guard --quick --update --game NAME)
+        rows.append([title(path.stem)] + [f"{counts[mode][kind]:,.1f}" if kind in counts.get(mode, {}) else "not recorded"
+                                          for kind in ("cpp_playout", "python_step") for mode in ("quick", "full")])
     where = "; ".join(f"{machine}, Python {python}" for machine, python in sorted(machines))
     return (table(["game", "C++ playout, `--quick`", "C++ playout, full", "per-move API from Python, `--quick`",
                    "per-move API, full"], "lrrrr", rows)
