@@ -57,7 +57,7 @@ def check_texts(texts: Dict[str, str], generators: Dict[str, Generator] = GENERA
 
 
 def relative(path: Path) -> str:
-    return str(path.relative_to(ROOT))
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def check(documents=DOCUMENTS) -> List[str]:
