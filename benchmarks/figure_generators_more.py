@@ -65,3 +65,46 @@ def readme_speed(rounds: int) -> str:
             f"million env-steps per CPU-second on one thread at {README_ENVS:,} envs, observations and masks written "
             "([docs/PERFORMANCE.md](docs/PERFORMANCE.md) has every figure against its peers).\n\n"
             + m.line("readme_speed", rounds))
+
+
+PER_MOVE_CALLS = ("state_from_bytes", "clone", "to_bytes", "chance_outcomes")
+PER_MOVE_GAMES = ("python_api_random_game", "python_api_random_game_explicit_chance")
+
+
+@register("per_move_api", rounds=5)
+def per_move_api_table(rounds: int) -> str:
+    """`python -m pytest benchmarks/test_bench_api.py -k "..." --benchmark-timer time.process_time
+    --benchmark-min-rounds N` (the benchmarks behind `python -m benchmarks.report`'s per-call rows),
+    one pytest process: CPU ns per call of the state's round-trips and chance_outcomes (at the
+    opening chance node), and ns per step of a random game from Python, sampled and explicit chance."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from .figure_provenance import ROOT
+    from .report import ns_per_unit
+
+    expr = " or ".join(f"test_{n}" for n in PER_MOVE_CALLS + PER_MOVE_GAMES)
+    with Measuring() as m, tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "bench.json"
+        subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "benchmarks" / "test_bench_api.py"), "-q",
+                        "-p", "no:cacheprovider", "-k", expr, "--benchmark-timer", "time.process_time",
+                        f"--benchmark-min-rounds={rounds}", f"--benchmark-json={out}"],
+                       check=True, cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL)
+        measured = json.loads(out.read_text())["benchmarks"]
+    ns: dict = {}
+    for b in measured:  # "test_clone[yum_cha]" -> ("clone", "yum_cha")
+        what, game = b["name"].removeprefix("test_").split("[", 1)
+        ns.setdefault(game.rstrip("]"), {})[what] = ns_per_unit(b)
+    columns = PER_MOVE_GAMES + PER_MOVE_CALLS
+    rows = [[title(game)] + [f"{cells[c]:,.0f}" if c in cells else "" for c in columns]
+            for game, cells in sorted(ns.items())]
+    return ("CPU ns, the median of pytest-benchmark's rounds: a step of a random game driven from Python "
+            "(`legal_actions`, `random.choice`, `apply`; explicit chance draws each chance node's outcome with "
+            "`random.choices` over `chance_outcomes()`, a step of its own), and a call.\n\n"
+            + table(["game", "a step, sampled chance", "a step, explicit chance", "`state_from_bytes`", "`clone`",
+                     "`to_bytes`", "`chance_outcomes()` at the opening"], "lrrrrrr", rows)
+            + "\n\n" + m.line("per_move_api", rounds, "pytest-benchmark's rounds at least that"))
