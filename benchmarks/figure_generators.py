@@ -52,6 +52,11 @@ def title(game: str) -> str:
     return game.replace("_", " ").title()
 
 
+def possessive(game: str) -> str:
+    name = title(game)
+    return name + ("'" if name.endswith("s") else "'s")
+
+
 def spread(values: List[float], fmt: str = ".2f", unit: str = "") -> str:
     """"median (min-max)" of per-round values; one round has no range and says so."""
     med = format(statistics.median(values), fmt) + unit
@@ -135,7 +140,7 @@ def mcts_table(rounds: int) -> str:
                          spread([p / r[game][2] for p, r in zip(peer, per_round)], ".2f", "x")])
             if floor is not None:
                 key = f"floor:{game}"
-                rows.append([str(players), f"{title(game)}'s rollouts alone",
+                rows.append([str(players), f"{possessive(game)} rollouts alone",
                              f"{statistics.median(r[key][2] for r in per_round):.1f} a game",
                              spread([r[key][0] * 1e9 for r in per_round], ".1f"),
                              spread([p / r[key][0] for p, r in zip(peer, per_round)], ".2f", "x")])

@@ -1,5 +1,5 @@
 """More figure generators (registered into benchmarks.figure_generators.GENERATORS): the policy's
-inference cost, and the README's speed sentence."""
+inference cost, the per-move API's calls, and the README's speed sentence."""
 
 from __future__ import annotations
 
@@ -90,11 +90,16 @@ def per_move_api_table(rounds: int) -> str:
     expr = " or ".join(f"test_{n}" for n in PER_MOVE_CALLS + PER_MOVE_GAMES)
     with Measuring() as m, tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
-        subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "benchmarks" / "test_bench_api.py"), "-q",
-                        "-p", "no:cacheprovider", "-k", expr, "--benchmark-timer", "time.process_time",
-                        f"--benchmark-min-rounds={rounds}", f"--benchmark-json={out}"],
-                       check=True, cwd=ROOT, env=dict(os.environ), stdout=subprocess.DEVNULL)
+        done = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "benchmarks" / "test_bench_api.py"), "-q",
+                               "-p", "no:cacheprovider", "-k", expr, "--benchmark-timer", "time.process_time",
+                               f"--benchmark-min-rounds={rounds}", f"--benchmark-json={out}"],
+                              cwd=ROOT, env=dict(os.environ), capture_output=True, text=True)
+        if not out.exists():
+            raise RuntimeError(f"pytest wrote no benchmark data:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
         measured = json.loads(out.read_text())["benchmarks"]
+    # a benchmark that fails (its own assertion) has no figure: the block says which, not a blank
+    failed = [line.split()[1].removeprefix("benchmarks/test_bench_api.py::")
+              for line in done.stdout.splitlines() if line.startswith("FAILED ")]
     ns: dict = {}
     for b in measured:  # "test_clone[yum_cha]" -> ("clone", "yum_cha")
         what, game = b["name"].removeprefix("test_").split("[", 1)
@@ -107,4 +112,5 @@ def per_move_api_table(rounds: int) -> str:
             "`random.choices` over `chance_outcomes()`, a step of its own), and a call.\n\n"
             + table(["game", "a step, sampled chance", "a step, explicit chance", "`state_from_bytes`", "`clone`",
                      "`to_bytes`", "`chance_outcomes()` at the opening"], "lrrrrrr", rows)
+            + (f"\n\nFailed, so not measured: {', '.join(f'`{f}`' for f in failed)}." if failed else "")
             + "\n\n" + m.line("per_move_api", rounds, "pytest-benchmark's rounds at least that"))
