@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import textwrap
 from typing import List
 
 from .figure_generators import register, spread, table, title
@@ -59,12 +60,13 @@ def readme_speed(rounds: int) -> str:
             per_step.append(statistics.median(steps.seconds_per_op("cpu")) * 1e6)
             env = timing.measure(name, "env-step", "", workloads.batch_steps(game, README_ENVS, 20), rounds, seed=1)
             batch.append(statistics.median(env.rates("cpu")) / 1e6)
-    return (f"On this project's 2-core x86_64 machine: a step through the per-move API takes "
+    return (textwrap.fill(f"On this project's 2-core x86_64 machine: a step through the per-move API takes "
             f"{min(per_step):.2f}-{max(per_step):.2f} µs of CPU from Python (random legal moves; the median of each "
             f"game's rounds, Yum Cha, Nice Buns and Dim Sum Jam), and `BatchEnv` runs {min(batch):.1f}-{max(batch):.1f} "
             f"million env-steps per CPU-second on one thread at {README_ENVS:,} envs, observations and masks written "
-            "([docs/PERFORMANCE.md](docs/PERFORMANCE.md) has every figure against its peers).\n\n"
-            + m.line("readme_speed", rounds))
+            "([docs/PERFORMANCE.md](docs/PERFORMANCE.md) has every figure against its peers).", 100,
+                          break_on_hyphens=False)
+            + "\n\n" + m.line("readme_speed", rounds))
 
 
 PER_MOVE_CALLS = ("state_from_bytes", "clone", "to_bytes", "chance_outcomes")
