@@ -4,17 +4,15 @@ current), and the marker parser refuses what would let a block silently stop bei
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from benchmarks import figures  # the project root is on sys.path (pyproject's pythonpath)
+from benchmarks.figure_blocks import BlockError, blocks, replace
+from benchmarks.figure_generators import GENERATORS
 
-from benchmarks import figures  # noqa: E402
-from benchmarks.figure_blocks import BlockError, blocks, replace  # noqa: E402
-from benchmarks.figure_generators import GENERATORS  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 GOOD = "intro\n<!-- figures:goals -->\nold table\n<!-- /figures:goals -->\noutro\n"
 
