@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List
+from typing import Dict
 
 # Any HTML comment that mentions "figures" must be a well-formed marker: <!-- figures:NAME -->
 # or <!-- /figures:NAME -->, NAME of letters, digits and underscores, one space inside each end.

@@ -4,12 +4,18 @@ inference cost, the per-move API's calls, and the README's speed sentence."""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import textwrap
+from pathlib import Path
 from typing import List
 
 from .figure_generators import register, spread, table, title
-from .figure_provenance import Measuring
+from .figure_provenance import ROOT, Measuring
 
 
 @register("policy_inference", rounds=3)
@@ -79,14 +85,6 @@ def per_move_api_table(rounds: int) -> str:
     --benchmark-min-rounds N` (the benchmarks behind `python -m benchmarks.report`'s per-call rows),
     one pytest process: CPU ns per call of the state's round-trips and chance_outcomes (at the
     opening chance node), and ns per step of a random game from Python, sampled and explicit chance."""
-    import json
-    import os
-    import subprocess
-    import sys
-    import tempfile
-    from pathlib import Path
-
-    from .figure_provenance import ROOT
     from .report import ns_per_unit
 
     expr = " or ".join(f"test_{n}" for n in PER_MOVE_CALLS + PER_MOVE_GAMES)
