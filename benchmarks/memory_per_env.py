@@ -3,12 +3,14 @@
 divided by the envs. One game per process (run it once per game): memory freed by one env is
 reused by the next, which would hide the second game's cost.
 
-    python benchmarks/memory_per_env.py yum_cha      # Linux (reads /proc/self/statm)
+    python benchmarks/memory_per_env.py yum_cha          # Linux (reads /proc/self/statm)
+    python benchmarks/memory_per_env.py yum_cha --json   # the same as one JSON object (benchmarks/figures.py)
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import sys
 from pathlib import Path
 
@@ -27,8 +29,10 @@ def rss() -> int:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    as_json = "--json" in argv
+    argv = [a for a in argv if a != "--json"]
     if len(argv) != 1 or argv[0] not in CONFIGS:
-        print(f"usage: memory_per_env.py GAME (one of {', '.join(CONFIGS)})", file=sys.stderr)
+        print(f"usage: memory_per_env.py GAME [--json] (GAME one of {', '.join(CONFIGS)})", file=sys.stderr)
         return 2
     game = dimsum.make(argv[0], **CONFIGS[argv[0]])
     warm = dimsum.BatchEnv(game, 64, seed=0, threads=1)  # code paths and the allocator's own start-up
@@ -41,6 +45,10 @@ def main(argv=None) -> int:
     for k in range(30):
         env.step(env.sample_actions(k))
     grown = rss() - before
+    if as_json:
+        print(json.dumps({"game": argv[0], "players": game.players, "observation_size": env.observation_size,
+                          "num_actions": env.num_actions, "envs": ENVS, "bytes_per_env": grown / ENVS}))
+        return 0
     print(f"{argv[0]}: {grown / ENVS:,.0f} bytes per env ({game.players} players, observation "
           f"{env.observation_size} floats, {env.num_actions} actions)")
     return 0

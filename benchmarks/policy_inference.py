@@ -22,6 +22,7 @@ the torch rows and the floor are left out.
 
     python benchmarks/policy_inference.py                       # every shipped policy, a minute or so
     python benchmarks/policy_inference.py --rounds 5 --policies nice_buns-2p
+    python benchmarks/policy_inference.py --json out.json       # also every figure as JSON (benchmarks/figures.py)
 
 Instruction counts (no load changes them): benchmarks/policy_callgrind.py. Not a test: the numbers
 depend on the machine and on what else it runs.
@@ -30,6 +31,7 @@ depend on the machine and on what else it runs.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -115,15 +117,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--policies", nargs="*", default=None, choices=shipped(), metavar="GAME-Np",
                         help=f"shipped policies to time (default: all, {', '.join(shipped())})")
+    parser.add_argument("--json", default=None, help="also write every policy's figures here")
     args = parser.parse_args()
     torch = torch_or_none()
+    results = []
     for stem in args.policies or shipped():
         name, players = stem.rsplit("-", 1)
-        time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, torch)
+        results.append(time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, torch))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
 
 
-def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any]) -> None:
-    """Prints the rows for the shipped policy of ``game``."""
+def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any], echo: bool = True) -> Dict[str, Any]:
+    """The figures of the shipped policy of ``game`` (printed as rows when ``echo``): per row of
+    what was timed, the best round's microseconds by CPU and wall clock; per ratio, its value in
+    every round."""
     policy = dimsum.bots.make("policy", game, weights="shipped")
     heuristic = dimsum.bots.make("heuristic", game)
     weights = load("shipped", game)
@@ -163,9 +172,19 @@ def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any]) -> No
             ratios.setdefault("torch / C++, batched, per row", []).append(torched[0] / batched[0])
             ratios.setdefault("C++ batched row / floor", []).append(batched[0] / floor)
             ratios.setdefault("C++ move / floor", []).append(move[0] / floor)
-        add("policy bot act()", timed(lambda: [policy.act(s) for s in states], len(states)))
-        add("heuristic bot act()", timed(lambda: [heuristic.act(s) for s in states], len(states)))
+        acts = timed(lambda: [policy.act(s) for s in states], len(states))
+        add("policy bot act()", acts)
+        heuristic_acts = timed(lambda: [heuristic.act(s) for s in states], len(states))
+        add("heuristic bot act()", heuristic_acts)
+        ratios.setdefault("policy bot act() / heuristic bot act()", []).append(acts[0] / heuristic_acts[0])
     widths = "-".join(str(layer.weight.shape[1]) for layer in weights.layers) + f"-{weights.num_actions}"
+    result = {"game": game.name, "players": game.players, "network": widths, "kflop_per_row": flops / 1e3,
+              "states": args.states, "rounds": args.rounds,
+              "best_us": {what: {"cpu": min(c for c, _ in results), "wall": min(w for _, w in results)}
+                          for what, results in rows.items()},
+              "ratios": ratios}
+    if not echo:
+        return result
     print(f"\n{game.name} {game.players} players, shipped policy {widths} ({flops / 1e3:.1f} kFLOP a dense row), "
           f"{args.states} decision nodes x {args.rounds} rounds (best round)")
     print(f"{'what':45s} {'us/row CPU':>11s} {'us/row wall':>12s}")
@@ -173,6 +192,7 @@ def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any]) -> No
         print(f"{what:45s} {min(c for c, _ in results):11.3f} {min(w for _, w in results):12.3f}")
     for what, values in ratios.items():
         print(f"{what:45s} {min(values):7.2f} - {max(values):.2f} over the rounds")
+    return result
 
 
 if __name__ == "__main__":

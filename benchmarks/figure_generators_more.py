@@ -1,0 +1,116 @@
+"""More figure generators (registered into benchmarks.figure_generators.GENERATORS): the policy's
+inference cost, the per-move API's calls, and the README's speed sentence."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+from typing import List
+
+from .figure_generators import register, spread, table, title
+from .figure_provenance import ROOT, Measuring
+
+
+@register("policy_inference", rounds=3)
+def policy_inference_table(rounds: int) -> str:
+    """`python benchmarks/policy_inference.py --rounds N --states 2000` without torch (its
+    time_policy, in this process; the torch rows and the FLOP floor are docs/BASELINES.md's): per
+    shipped policy, a move in C++, the policy bot's act and the heuristic bot's act from Python,
+    best round, and their ratio in every round."""
+    import dimsum
+    from dimsum.baselines.shipped import shipped
+
+    from .policy_inference import time_policy
+
+    args = argparse.Namespace(states=2000, rounds=rounds, seed=0)
+    rows = []
+    with Measuring() as m:
+        for stem in shipped():
+            name, players = stem.rsplit("-", 1)
+            r = time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, None, echo=False)
+            best = r["best_us"]
+            rows.append([f"{title(r['game'])} {r['players']}p ({r['network']})",
+                         f"{best['a move in C++ (policy_move)']['cpu']:.2f}", f"{best['policy bot act()']['cpu']:.2f}",
+                         f"{best['heuristic bot act()']['cpu']:.2f}",
+                         spread(r["ratios"]["policy bot act() / heuristic bot act()"], ".2f", "x")])
+    return (table(["shipped policy (network)", "a move in C++, µs CPU", "policy bot `act`, µs CPU",
+                   "heuristic bot `act`, µs CPU", "policy / heuristic `act` (range over rounds)"], "lrrrr", rows)
+            + "\n\n" + m.line("policy_inference", rounds, "2,000 decision nodes a round, best round's µs"))
+
+
+README_GAMES = ("yum_cha", "nice_buns", "dim_sum_jam")
+README_ENVS = 1024
+
+
+@register("readme_speed", rounds=5)
+def readme_speed(rounds: int) -> str:
+    """`python -m dimsum bench`'s per_move_api and batch_env workloads (dimsum.bench.workloads, at
+    50,000 steps a round and at 1,024 envs x 20 steps on one thread), for the README's three games:
+    CPU microseconds a step from Python, and BatchEnv's env-steps per CPU-second."""
+    import dimsum
+    from dimsum.bench import timing, workloads
+
+    per_step: List[float] = []
+    batch: List[float] = []
+    with Measuring() as m:
+        for name in README_GAMES:
+            game = dimsum.make(name, **workloads.bench_options(name))
+            steps = timing.measure(name, "step", "", workloads.python_steps(game, 50_000), rounds, seed=1)
+            per_step.append(statistics.median(steps.seconds_per_op("cpu")) * 1e6)
+            env = timing.measure(name, "env-step", "", workloads.batch_steps(game, README_ENVS, 20), rounds, seed=1)
+            batch.append(statistics.median(env.rates("cpu")) / 1e6)
+    return (textwrap.fill(f"On this project's 2-core x86_64 machine: a step through the per-move API takes "
+            f"{min(per_step):.2f}-{max(per_step):.2f} µs of CPU from Python (random legal moves; the median of each "
+            f"game's rounds, Yum Cha, Nice Buns and Dim Sum Jam), and `BatchEnv` runs {min(batch):.1f}-{max(batch):.1f} "
+            f"million env-steps per CPU-second on one thread at {README_ENVS:,} envs, observations and masks written "
+            "([docs/PERFORMANCE.md](docs/PERFORMANCE.md) has every figure against its peers).", 100,
+                          break_on_hyphens=False)
+            + "\n\n" + m.line("readme_speed", rounds))
+
+
+PER_MOVE_CALLS = ("state_from_bytes", "clone", "to_bytes", "chance_outcomes")
+PER_MOVE_GAMES = ("python_api_random_game", "python_api_random_game_explicit_chance")
+
+
+@register("per_move_api", rounds=5)
+def per_move_api_table(rounds: int) -> str:
+    """`python -m pytest benchmarks/test_bench_api.py -k "..." --benchmark-timer time.process_time
+    --benchmark-min-rounds N` (the benchmarks behind `python -m benchmarks.report`'s per-call rows),
+    one pytest process: CPU ns per call of the state's round-trips and chance_outcomes (at the
+    opening chance node), and ns per step of a random game from Python, sampled and explicit chance."""
+    from .report import ns_per_unit
+
+    expr = " or ".join(f"test_{n}" for n in PER_MOVE_CALLS + PER_MOVE_GAMES)
+    with Measuring() as m, tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "bench.json"
+        done = subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "benchmarks" / "test_bench_api.py"), "-q",
+                               "-p", "no:cacheprovider", "-k", expr, "--benchmark-timer", "time.process_time",
+                               f"--benchmark-min-rounds={rounds}", f"--benchmark-json={out}"],
+                              cwd=ROOT, env=dict(os.environ), capture_output=True, text=True)
+        if not out.exists():
+            raise RuntimeError(f"pytest wrote no benchmark data:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+        measured = json.loads(out.read_text())["benchmarks"]
+    # a benchmark that fails (its own assertion) has no figure: the block says which, not a blank
+    failed = [line.split()[1].removeprefix("benchmarks/test_bench_api.py::")
+              for line in done.stdout.splitlines() if line.startswith("FAILED ")]
+    ns: dict = {}
+    for b in measured:  # "test_clone[yum_cha]" -> ("clone", "yum_cha")
+        what, game = b["name"].removeprefix("test_").split("[", 1)
+        ns.setdefault(game.rstrip("]"), {})[what] = ns_per_unit(b)
+    columns = PER_MOVE_GAMES + PER_MOVE_CALLS
+    rows = [[title(game)] + [f"{cells[c]:,.0f}" if c in cells else "" for c in columns]
+            for game, cells in sorted(ns.items())]
+    return ("CPU ns, the median of pytest-benchmark's rounds: a step of a random game driven from Python "
+            "(`legal_actions`, `random.choice`, `apply`; explicit chance draws each chance node's outcome with "
+            "`random.choices` over `chance_outcomes()`, a step of its own), and a call.\n\n"
+            + table(["game", "a step, sampled chance", "a step, explicit chance", "`state_from_bytes`", "`clone`",
+                     "`to_bytes`", "`chance_outcomes()` at the opening"], "lrrrrrr", rows)
+            + (f"\n\nFailed, so not measured: {', '.join(f'`{f}`' for f in failed)}." if failed else "")
+            + "\n\n" + m.line("per_move_api", rounds, "pytest-benchmark's rounds at least that"))
