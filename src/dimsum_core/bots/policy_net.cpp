@@ -331,9 +331,13 @@ __attribute__((target("avx"))) inline Floats8 load8(const float* p) {
 
 // Outputs [o0, o0 + 2 * lanes) of the four rows x[0..4), where Vec is a register of `lanes`
 // floats (Floats8 for AVX, Floats16 for AVX-512): the sums of four rows by two registers stay in 8
-// registers and each pair of weight registers is read once for the four rows. Lane k does exactly
-// what dense_outputs does for output o0 + k. No target of its own: it is always inlined into the
-// AVX or AVX-512 function that calls it, and compiled with that function's instruction set.
+// registers and each pair of weight registers is read once for the four rows. Lane k gives
+// exactly what dense_outputs gives for output o0 + k, though it adds every product, zeros
+// included: with no bias -0.0 (PolicyNet::positive_zero_biases) a sum is never -0.0, so adding a
+// product of +-0 changes no bit, and a branch per row and input costs more than the product in
+// rows that are dense anyway (the hidden layers'; a first layer mostly zeros goes to the sparse
+// kernels). No target of its own: it is always inlined into the AVX or AVX-512 function that
+// calls it, and compiled with that function's instruction set.
 template <class Vec>
 DIMSUM_ALWAYS_INLINE void dense_outputs_4rows(const DenseLayer& layer, const float* const* x, int o0,
                                               float* const* y) {
@@ -349,10 +353,11 @@ DIMSUM_ALWAYS_INLINE void dense_outputs_4rows(const DenseLayer& layer, const flo
     Vec w0, w1;
     __builtin_memcpy(&w0, w, sizeof w0);
     __builtin_memcpy(&w1, w + kLanes, sizeof w1);
-    if (const float v = x0[i]; v != 0.0f) a00 += v * w0, a01 += v * w1;
-    if (const float v = x1[i]; v != 0.0f) a10 += v * w0, a11 += v * w1;
-    if (const float v = x2[i]; v != 0.0f) a20 += v * w0, a21 += v * w1;
-    if (const float v = x3[i]; v != 0.0f) a30 += v * w0, a31 += v * w1;
+    const float v0 = x0[i], v1 = x1[i], v2 = x2[i], v3 = x3[i];
+    a00 += v0 * w0, a01 += v0 * w1;
+    a10 += v1 * w0, a11 += v1 * w1;
+    a20 += v2 * w0, a21 += v2 * w1;
+    a30 += v3 * w0, a31 += v3 * w1;
   }
   const Vec sums[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
   for (int r = 0; r < 4; ++r) __builtin_memcpy(y[r] + o0, sums[r], sizeof sums[r]);
@@ -588,6 +593,11 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
 PolicyScratch& thread_scratch() {
   thread_local PolicyScratch scratch;
   return scratch;
+}
+
+void PolicyNet::positive_zero_biases() {
+  for (DenseLayer& layer : layers)
+    for (float& b : layer.bias) b += 0.0f;  // -0.0 + 0.0 is +0.0; every other value is unchanged
 }
 
 void PolicyNet::center_inputs() {
