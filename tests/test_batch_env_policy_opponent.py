@@ -248,3 +248,32 @@ def test_a_move_computes_the_legal_logits_alone_and_chooses_as_the_full_logits_d
     full = bot._net.logits(np.stack([s.observation(s.current_player) for s in states]), masks)
     expected = [int(np.flatnonzero(m)[np.argmax(row[m])]) for row, m in zip(full, masks.astype(bool))]
     assert [bot.act(s) for s in states] == expected
+
+
+def test_a_bias_of_negative_zero_gives_the_same_bits_in_rows_of_four_as_alone(tmp_path):
+    # the kernels for four rows add every product, zeros included; one row's skip its zero inputs.
+    # They give the same bits only because a bias of -0.0 becomes +0.0 when the network is loaded
+    # (PolicyNet::positive_zero_biases). The attack: a hidden layer that is all zeros (relu of a
+    # large negative sum) under a last layer whose biases are -0.0, so that each logit is its bias
+    # plus products of zero; without that step it came out -0.0 alone and +0.0 four rows at a time
+    game = dimsum.make("nice_buns", players=3)
+    policy = untrained(game, hidden=(40,), seed=7)
+    hidden, last = policy.layers
+    hidden.activation = "relu"
+    hidden.bias = np.full(hidden.bias.shape, -1e4, dtype=np.float32)
+    last.bias = np.full(last.bias.shape, -0.0, dtype=np.float32)
+    path = tmp_path / "negative_zero.dspolicy"
+    policy_file.write(path, policy)
+    net = dimsum.bots.PolicyBot(game, weights=path)._net
+    states = []
+    state = game.new_state(3)
+    while not state.is_terminal and len(states) < 24:
+        states.append(state.clone())
+        state.apply(state.legal_actions()[0])
+    observations = np.stack([s.observation(s.current_player) for s in states])
+    masks = np.stack([s.legal_mask() for s in states])
+    together = net.logits(observations, masks)
+    alone = np.concatenate([net.logits(observations[r:r + 1], masks[r:r + 1]) for r in range(len(masks))])
+    assert len(states) == 24 and not together.any()  # every logit is a zero: the hidden layer is all zeros
+    assert together.view(np.uint32).tolist() == alone.view(np.uint32).tolist()
+    assert not np.signbit(together).any()

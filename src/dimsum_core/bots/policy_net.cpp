@@ -329,23 +329,44 @@ __attribute__((target("avx"))) inline Floats8 load8(const float* p) {
   return v;
 }
 
-// Outputs [o0, o0 + 16) of the four rows x[0..4).
-__attribute__((target("avx"))) void dense_outputs_avx(const DenseLayer& layer, const float* const* x, int o0,
-                                                      float* const* y) {
-  const Floats8 b0 = load8(layer.bias.data() + o0), b1 = load8(layer.bias.data() + o0 + 8);
-  Floats8 a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1;
+// Outputs [o0, o0 + 2 * lanes) of the four rows x[0..4), where Vec is a register of `lanes`
+// floats (Floats8 for AVX, Floats16 for AVX-512): the sums of four rows by two registers stay in 8
+// registers and each pair of weight registers is read once for the four rows. Lane k gives
+// exactly what dense_outputs gives for output o0 + k, though it adds every product, zeros
+// included: with no bias -0.0 (PolicyNet::positive_zero_biases) a sum is never -0.0, so adding a
+// product of +-0 changes no bit, and a branch per row and input costs more than the product in
+// rows that are dense anyway (the hidden layers'; a first layer mostly zeros goes to the sparse
+// kernels). No target of its own: it is always inlined into the AVX or AVX-512 function that
+// calls it, and compiled with that function's instruction set.
+template <class Vec>
+DIMSUM_ALWAYS_INLINE void dense_outputs_4rows(const DenseLayer& layer, const float* const* x, int o0,
+                                              float* const* y) {
+  constexpr int kLanes = sizeof(Vec) / sizeof(float);
+  Vec b0, b1;
+  __builtin_memcpy(&b0, layer.bias.data() + o0, sizeof b0);
+  __builtin_memcpy(&b1, layer.bias.data() + o0 + kLanes, sizeof b1);
+  Vec a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1;
   const auto out = static_cast<size_t>(layer.out);
   const float* w = layer.weight_t.data() + o0;
   const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   for (int i = 0; i < layer.in; ++i, w += out) {
-    const Floats8 w0 = load8(w), w1 = load8(w + 8);
-    if (const float v = x0[i]; v != 0.0f) a00 += v * w0, a01 += v * w1;
-    if (const float v = x1[i]; v != 0.0f) a10 += v * w0, a11 += v * w1;
-    if (const float v = x2[i]; v != 0.0f) a20 += v * w0, a21 += v * w1;
-    if (const float v = x3[i]; v != 0.0f) a30 += v * w0, a31 += v * w1;
+    Vec w0, w1;
+    __builtin_memcpy(&w0, w, sizeof w0);
+    __builtin_memcpy(&w1, w + kLanes, sizeof w1);
+    const float v0 = x0[i], v1 = x1[i], v2 = x2[i], v3 = x3[i];
+    a00 += v0 * w0, a01 += v0 * w1;
+    a10 += v1 * w0, a11 += v1 * w1;
+    a20 += v2 * w0, a21 += v2 * w1;
+    a30 += v3 * w0, a31 += v3 * w1;
   }
-  const Floats8 sums[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
+  const Vec sums[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
   for (int r = 0; r < 4; ++r) __builtin_memcpy(y[r] + o0, sums[r], sizeof sums[r]);
+}
+
+// Outputs [o0, o0 + 16) of the four rows x[0..4).
+__attribute__((target("avx"))) void dense_outputs_avx(const DenseLayer& layer, const float* const* x, int o0,
+                                                      float* const* y) {
+  dense_outputs_4rows<Floats8>(layer, x, o0, y);
 }
 
 // Outputs [o0, o0 + 64) of one row x: its sums in 8 registers over every input (zeros skipped),
@@ -445,29 +466,10 @@ void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const R
 // weight registers read once for the four rows. Not FMA either: the same bits as AVX and SSE2.
 typedef float Floats16 __attribute__((vector_size(64)));
 
-__attribute__((target("avx512f"))) inline Floats16 load16(const float* p) {
-  Floats16 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
 // Outputs [o0, o0 + 32) of the four rows x[0..4).
 __attribute__((target("avx512f"))) void dense_outputs_avx512(const DenseLayer& layer, const float* const* x, int o0,
                                                              float* const* y) {
-  const Floats16 b0 = load16(layer.bias.data() + o0), b1 = load16(layer.bias.data() + o0 + 16);
-  Floats16 a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1;
-  const auto out = static_cast<size_t>(layer.out);
-  const float* w = layer.weight_t.data() + o0;
-  const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
-  for (int i = 0; i < layer.in; ++i, w += out) {
-    const Floats16 w0 = load16(w), w1 = load16(w + 16);
-    if (const float v = x0[i]; v != 0.0f) a00 += v * w0, a01 += v * w1;
-    if (const float v = x1[i]; v != 0.0f) a10 += v * w0, a11 += v * w1;
-    if (const float v = x2[i]; v != 0.0f) a20 += v * w0, a21 += v * w1;
-    if (const float v = x3[i]; v != 0.0f) a30 += v * w0, a31 += v * w1;
-  }
-  const Floats16 sums[4][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}};
-  for (int r = 0; r < 4; ++r) __builtin_memcpy(y[r] + o0, sums[r], sizeof sums[r]);
+  dense_outputs_4rows<Floats16>(layer, x, o0, y);
 }
 
 // As dense_sums_avx, four rows at a time 32 outputs wide (then 16, then the rest).
@@ -591,6 +593,11 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
 PolicyScratch& thread_scratch() {
   thread_local PolicyScratch scratch;
   return scratch;
+}
+
+void PolicyNet::positive_zero_biases() {
+  for (DenseLayer& layer : layers)
+    for (float& b : layer.bias) b += 0.0f;  // -0.0 + 0.0 is +0.0; every other value is unchanged
 }
 
 void PolicyNet::center_inputs() {

@@ -103,6 +103,12 @@ struct PolicyNet {
   std::vector<float> obs_at_zero;
 
   int input_size() const;
+  // Makes every bias of -0.0 +0.0 (called once, before center_inputs; the binding does). Then no
+  // sum of a layer is ever -0.0 (a sum of finite floats is -0.0 only if all its terms are), so
+  // adding a product of zero leaves every sum's bits as they are: the kernels that skip zero
+  // inputs and the ones that add every product give the same bits. A trained bias is -0.0 with
+  // vanishing odds; it and +0.0 are the same number.
+  void positive_zero_biases();
   // Folds the input of an all-zero observation into the first layer's bias (see obs_at_zero);
   // called once, after the normalization and the layers are set (the binding does).
   void center_inputs();
