@@ -83,6 +83,10 @@ def test_chance_outcomes(benchmark, name):
     """chance_outcomes() at a chance node (the opening deal or roll of an explicit game)."""
     benchmark.group = f"{name}: per call"
     state = dimsum.make(name, chance="explicit", **CONFIGS[name]).new_state(3)
+    for _ in range(20):  # a game that opens with a decision (Pig: roll or hold) reaches its first roll
+        if state.is_chance_node or state.is_terminal:
+            break
+        state.apply(int(state.legal_actions()[0]))
     assert state.is_chance_node
     benchmark(state.chance_outcomes)
 
