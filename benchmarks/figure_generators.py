@@ -217,4 +217,4 @@ def native_pig_table(rounds: Optional[int]) -> str:
         + "\n\n" + m.line("native_pig_callgrind", None, "instruction counts (callgrind), which the load does not change")
 
 
-from . import figure_generators_more  # noqa: E402,F401  (registers the rest)
+from . import figure_generators_api  # noqa: E402,F401  (registers the per-call figures)

@@ -1,5 +1,6 @@
-"""More figure generators (registered into benchmarks.figure_generators.GENERATORS): the policy's
-inference cost, the per-move API's calls, and the README's speed sentence."""
+"""The figure generators of what a call from Python costs (registered into
+benchmarks.figure_generators.GENERATORS): the policy's inference, the per-move API's calls, and
+the README's speed sentence."""
 
 from __future__ import annotations
 
