@@ -21,29 +21,41 @@ from .figure_provenance import ROOT, Measuring
 
 @register("policy_inference", rounds=3)
 def policy_inference_table(rounds: int) -> str:
-    """`python benchmarks/policy_inference.py --rounds N --states 2000` without torch (its
-    time_policy, in this process; the torch rows and the FLOP floor are docs/BASELINES.md's): per
-    shipped policy, a move in C++, the policy bot's act and the heuristic bot's act from Python,
-    best round, and their ratio in every round."""
+    """`python benchmarks/policy_inference.py --rounds N --states 2000` (its time_policy, in this
+    process; torch on one thread where it is installed, else its columns read "no torch"): per
+    shipped policy, the network batched in C++ against torch on the same weights and rows, a move in
+    C++ against the FLOP floor (one row's dense FLOPs at torch's matrix rate), the policy bot's
+    act against the heuristic bot's; best round's µs, ratios in every round (their range)."""
     import dimsum
     from dimsum.baselines.shipped import shipped
 
-    from .policy_inference import time_policy
+    from .policy_inference import time_policy, torch_or_none
 
+    torch = torch_or_none()
     args = argparse.Namespace(states=2000, rounds=rounds, seed=0)
     rows = []
     with Measuring() as m:
         for stem in shipped():
             name, players = stem.rsplit("-", 1)
-            r = time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, None, echo=False)
-            best = r["best_us"]
+            r = time_policy(dimsum.make(name, players=int(players.rstrip("p"))), args, torch, echo=False)
+            best, ratios = r["best_us"], r["ratios"]
+
+            def cpu(what: str) -> str:
+                return f"{best[what]['cpu']:.2f}" if what in best else "no torch"
+
+            def ratio(what: str) -> str:
+                return spread(ratios[what], ".2f", "x") if what in ratios else "no torch"
+
             rows.append([f"{title(r['game'])} {r['players']}p ({r['network']})",
-                         f"{best['a move in C++ (policy_move)']['cpu']:.2f}", f"{best['policy bot act()']['cpu']:.2f}",
-                         f"{best['heuristic bot act()']['cpu']:.2f}",
-                         spread(r["ratios"]["policy bot act() / heuristic bot act()"], ".2f", "x")])
-    return (table(["shipped policy (network)", "a move in C++, µs CPU", "policy bot `act`, µs CPU",
-                   "heuristic bot `act`, µs CPU", "policy / heuristic `act` (range over rounds)"], "lrrrr", rows)
-            + "\n\n" + m.line("policy_inference", rounds, "2,000 decision nodes a round, best round's µs"))
+                         cpu("network, batched: C++ (PolicyNet.logits)"), cpu("network, batched: torch, same weights"),
+                         ratio("torch / C++, batched, per row"), cpu("a move in C++ (policy_move)"),
+                         ratio("C++ move / floor"), cpu("policy bot act()"), cpu("heuristic bot act()"),
+                         ratio("policy bot act() / heuristic bot act()")])
+    return (table(["shipped policy (network)", "batched C++, µs a row", "batched torch, µs a row",
+                   "torch / C++ batched (goal >= 1x)", "a move in C++, µs", "move / FLOP floor (goal <= 3x)",
+                   "policy bot `act`, µs", "heuristic bot `act`, µs", "policy / heuristic `act`"],
+                  "lrrrrrrrr", rows)
+            + "\n\n" + m.line("policy_inference", rounds, "2,000 decision nodes a round, CPU time, best round's µs"))
 
 
 README_GAMES = ("yum_cha", "nice_buns", "dim_sum_jam")
