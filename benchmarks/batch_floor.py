@@ -23,7 +23,9 @@ function alone (callgrind --toggle-collect), N steps less none.
 on, one thread), each size over the same steps of its games (reset, 3 warm-up steps, then 30
 timed ones, repeated until every size has stepped 65,536 x 30 env-steps), so that every size
 covers the same game phases and no size's timing includes the first touch of its arrays (reset
-writes every row, and is outside the clock). Ratios to 256 envs within each round.
+writes every row, and is outside the clock). Ratios to 256 envs within each round; beside them
+the fixed floor at the same sizes (its first step, which touches every page, outside its clock):
+a row written whole grows with the env count too, once the rows leave the caches.
 """
 
 from __future__ import annotations
@@ -139,19 +141,31 @@ def side_by_side(executable: Path, games: List[str], envs: int, rounds: int, bat
     return result
 
 
-def curve(game: str, sizes: List[int], rounds: int, steps: int = 30) -> Dict[int, Dict[str, List[float]]]:
+def curve(game: str, sizes: List[int], rounds: int, steps: int = 30,
+          executable: Optional[Path] = None) -> Dict[int, Dict[str, List[float]]]:
     """Per size, per round: CPU and wall ns per env-step and the CPU ratio to the first size; every
-    size steps max(sizes) x `steps` env-steps a round (batch_cpu's repeats)."""
+    size steps max(sizes) x `steps` env-steps a round (batch_cpu's repeats). With `executable`
+    (build()), the fixed floor of the game's layout at the same size beside it, as many env-steps."""
     most = max(sizes)
-    result: Dict[int, Dict[str, List[float]]] = {n: {"cpu": [], "wall": [], "x_first": []} for n in sizes}
+    shape = layout(game)
+    keys = ("cpu", "wall", "x_first", "floor_cpu", "floor_x_first", "x_floor")
+    result: Dict[int, Dict[str, List[float]]] = {n: {k: [] for k in keys} for n in sizes}
     for r in range(rounds):
-        first = None
+        first = floor_first = None
         for n in sizes:
-            cpu, wall = batch_cpu(game, n, steps, seed=100 * (r + 1) + sizes.index(n), repeats=max(1, most // n))
+            seed = 100 * (r + 1) + sizes.index(n)
+            repeats = max(1, most // n)
+            cpu, wall = batch_cpu(game, n, steps, seed=seed, repeats=repeats)
             first = cpu if first is None else first
             result[n]["cpu"].append(cpu * 1e9)
             result[n]["wall"].append(wall * 1e9)
             result[n]["x_first"].append(cpu / first)
+            if executable is not None:
+                floor, _ = floor_cpu(executable, shape, n, steps * repeats, seed)
+                floor_first = floor if floor_first is None else floor_first
+                result[n]["floor_cpu"].append(floor * 1e9)
+                result[n]["floor_x_first"].append(floor / floor_first)
+                result[n]["x_floor"].append(cpu / floor)
     return result
 
 
@@ -168,19 +182,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--curve", default=None, choices=GAMES, help="the env-count curve of this game instead")
     parser.add_argument("--sizes", type=int, nargs="*", default=[256, 4096, 65536])
     args = parser.parse_args(argv)
-    if args.curve:
-        res = curve(args.curve, args.sizes, args.rounds)
-        print(f"{args.curve}, one thread, CPU ns per env-step, median (range) of {args.rounds} rounds")
-        print("| envs | CPU ns / env-step | wall ns / env-step | CPU / first size's |")
-        print("| ---: | ---: | ---: | ---: |")
-        for n, row in res.items():
-            print(f"| {n:,} | {_fmt(row['cpu'], 1)} | {_fmt(row['wall'], 1)} | {_fmt(row['x_first'])} |")
-        return 0
     with tempfile.TemporaryDirectory() as tmp:
         executable = build(Path(tmp))
         if executable is None:
             print("no C++ compiler: the floor cannot be built", file=sys.stderr)
             return 2
+        if args.curve:
+            res = curve(args.curve, args.sizes, args.rounds, executable=executable)
+            print(f"{args.curve}, one thread, CPU ns per env-step, median (range) of {args.rounds} rounds; "
+                  f"the fixed floor of its layout {layout(args.curve)} at the same sizes")
+            print("| envs | CPU ns / env-step | wall ns | CPU / first size's | floor CPU ns | floor / its first size's "
+                  "| x floor, CPU |")
+            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            for n, row in res.items():
+                print(f"| {n:,} | {_fmt(row['cpu'], 1)} | {_fmt(row['wall'], 1)} | {_fmt(row['x_first'])} "
+                      f"| {_fmt(row['floor_cpu'], 1)} | {_fmt(row['floor_x_first'])} | {_fmt(row['x_floor'])} |")
+            return 0
         res = side_by_side(executable, args.games, args.envs, args.rounds)
         print(f"{args.envs} envs, one thread; BatchEnv from Python (step(sample_actions(k))), the floor in C++; "
               f"median (range) of {args.rounds} rounds")
