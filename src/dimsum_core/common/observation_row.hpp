@@ -41,7 +41,10 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#if defined(__SSE2__) || defined(_M_X64)
+// DIMSUM_PORTABLE_NIBBLES: write_nibble_counts' portable loop on x86_64 too (to check it here: it is
+// what aarch64 and s390x run)
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(DIMSUM_PORTABLE_NIBBLES)
+#define DIMSUM_SSE2_NIBBLES 1
 #include <emmintrin.h>
 #endif
 
@@ -58,7 +61,7 @@ constexpr int sparse_row_words(int size) { return (size + 63) / 64; }
 // and a scalar loop over the entries about 11 an entry, more than either. Elsewhere (and for a
 // partial word) the scalar loop; the values are the same: 0..15 convert to float exactly.
 inline void write_nibble_counts(float* out, uint64_t word, int n) {
-#if defined(__SSE2__) || defined(_M_X64)
+#if defined(DIMSUM_SSE2_NIBBLES)
   if (n == 16) {
     const __m128i w = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(&word));
     const __m128i low_nibble = _mm_set1_epi8(15);
