@@ -1,17 +1,21 @@
 """BatchEnv under callgrind: instructions per env-step, and calls per env-step of named C++
 functions (how often an env-step generates its legal actions, observes, keys a state).
 
-    python benchmarks/callgrind_batch.py GAME ENVS STEPS [FUNCTION ...]
-    python benchmarks/callgrind_batch.py dim_sum_jam 64 20 Engine::legal_actions has_play
+    PYTHONPATH=python python -m benchmarks.callgrind_batch GAME ENVS STEPS [FUNCTION ...]
+    PYTHONPATH=python python -m benchmarks.callgrind_batch dim_sum_jam 64 20 Engine::legal_actions has_play
 
-It also prints the env-step's floor: what the step costs outside the game and the outputs the
-game fills, i.e. the instructions not under a call of the game's own functions (every function
-of namespace dimsum::GAME: apply, legal_actions, observe, new_state, returns) nor of BatchEnv's
-write_current (the obs row, the mask and its bits). What is left is the Python call, the binding,
-sample_actions (a random legal action drawn from the mask's bits), the legality check, and the
-step's own bookkeeping (rewards, flags, the scan for ended games): a step of a game that does
-nothing. "x floor" is the whole env-step over it. A game's code inlined into BatchEnv's own
-functions (no call) counts as floor: the figure is a floor for the step as built.
+"x fixed floor" is the env-step over the FIXED floor (benchmarks/batch_floor.cpp): a toy env in a
+plain C++ loop that writes the same outputs for the game's layout (row width, actions, players)
+whole, including nothing of dimsum, so the ratio falls only when BatchEnv gets cheaper. The floor
+has no Python call and no policy; this side has both (step(sample_actions(k)) from Python), so
+the ratio charges our binding to us. This is the figure of the goal (benchmarks/goals.py).
+
+For information it also prints BatchEnv's own overhead (what the goal once divided by): the
+instructions not under a call of the game's own functions (every function of namespace
+dimsum::GAME: apply, legal_actions, observe, new_state, returns) nor of BatchEnv's write_current
+(the obs row, the mask and its bits), that is the Python call, the binding, sample_actions, the
+legality check and the step's bookkeeping. It depends on BatchEnv's code (a slower binding made
+that ratio better), so it is a split of where an env-step goes, not a goal.
 
 One thread, `step(sample_actions(k))` from Python on the benchmarks' configuration of GAME, after
 three warm-up steps; a run with the same set-up and no measured steps is subtracted, as in
@@ -101,15 +105,35 @@ def per_env_step(game: str, envs: int, steps: int, functions=()) -> tuple:
     return (total - base) / n, ((total - work) - (base - base_work)) / n, calls
 
 
+def fixed_floor(game: str, envs: int, steps: int) -> float:
+    """Instructions per env-step of the fixed floor (batch_floor.cpp) for `game`'s layout in the
+    benchmarks' configuration, built with the extensions' flags in a scratch directory."""
+    import tempfile
+
+    if __package__:
+        from . import batch_floor
+    else:  # run as a script (python benchmarks/callgrind_batch.py)
+        sys.path.insert(0, str(ROOT))
+        from benchmarks import batch_floor
+
+    with tempfile.TemporaryDirectory() as tmp:
+        executable = batch_floor.build(Path(tmp))
+        if executable is None:
+            raise RuntimeError("no C++ compiler: the fixed floor cannot be built (benchmarks/cxx.py)")
+        return batch_floor.floor_instructions(executable, batch_floor.layout(game), envs, steps)
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     game, envs, steps, functions = argv[0], int(argv[1]), int(argv[2]), argv[3:]
-    per_step, floor, calls = per_env_step(game, envs, steps, functions)
+    per_step, overhead, calls = per_env_step(game, envs, steps, functions)
+    floor = fixed_floor(game, envs, steps)
     print(f"{game}, {envs} envs x {steps} steps: {per_step:.1f} instructions per env-step; "
-          f"floor {floor:.1f}, {per_step / floor:.2f}x floor")
+          f"fixed floor {floor:.1f}, {per_step / floor:.2f}x fixed floor "
+          f"(BatchEnv's own overhead {overhead:.1f}, {per_step / overhead:.2f}x it)")
     for f in functions:
         print(f"  {f}: {calls[f]:.3f} calls per env-step")
     return 0

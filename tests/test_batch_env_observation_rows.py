@@ -139,3 +139,27 @@ def test_rows_when_steps_take_other_ticks_than_their_default():
         ticks = rng.integers(0, game.options["glass_ticks"] // 2, size=env.num_envs)
         obs, _, _, _, info = env.step(env.sample_actions(step), ticks=ticks)
         assert_rows_are_the_per_move_apis(env, obs, info["legal_mask"], info["current_player"])
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_yum_cha_rows_are_the_reference_engines_observations(players):
+    """Yum Cha's count slices and scalars are stored whole every step (observation_row.hpp's
+    set_counts and put, never marked) while its one-hots are updated in place: the per-move API
+    shares that writer, so the rows are checked against the pure-Python reference engine, which
+    shares nothing with it, across seat changes and auto-resets (a count falling to zero, a
+    row passed to another seat)."""
+    import dimsum.reference
+
+    options = dict(players=players, rounds=1, max_turns_per_round=12)
+    ref = dimsum.reference.make("yum_cha", **options)
+    env = dimsum.BatchEnv(dimsum.make("yum_cha", **options), 8, seed=5, threads=1)
+    obs, info = env.reset()
+    ended = 0
+    for k in range(60):
+        obs, _, terminated, truncated, info = env.step(env.sample_actions(k))
+        ended += int(terminated.sum() + truncated.sum())
+        for i in range(env.num_envs):
+            state = ref.state_from_dict(env.clone_state(i).to_dict())
+            expected = np.asarray(state.observation(info["current_player"][i]), dtype=np.float32)
+            assert obs[i].view(np.uint32).tolist() == expected.view(np.uint32).tolist(), (k, i)
+    assert ended > 0  # the auto-reset path was taken
