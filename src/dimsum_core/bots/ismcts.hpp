@@ -109,8 +109,8 @@ inline void check_search_params(const SearchParams& p) {
 
 namespace detail {
 
-// Nodes reserved up front: what the budget can use, at most 2^16 (512 KiB of nodes and 4 MiB of
-// child entries: SearchTree); the tree grows past it.
+// Nodes reserved up front: what the budget can use, at most 2^16 (room for 2^17 child entries of
+// 34 bytes, 4.3 MiB, reserved not touched: SearchTree); the tree grows past it.
 inline int64_t nodes_to_reserve(int64_t simulations, bool timed) {
   return timed ? int64_t{1} << 16 : std::min<int64_t>(simulations + 1, int64_t{1} << 16);
 }

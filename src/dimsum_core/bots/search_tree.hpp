@@ -1,20 +1,24 @@
 // The tree of single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012,
-// "SO-ISMCTS"), independent of the game: nodes are action sequences from the root, held in two
-// arenas (vectors grown as nodes come, indices not pointers). Each node counts its visits, its
-// total reward for the player who chose the action leading to it (`mover`) and its
-// availability: how many times it was legal when its parent was visited, which replaces the
-// parent's visits in UCB because a determinization may not allow every child.
+// "SO-ISMCTS"), independent of the game: nodes are action sequences from the root, each held as
+// an entry in its parent's block of children, in one arena (a vector grown as nodes come, indices
+// not pointers). Each node counts its visits, its total reward for the player who chose the
+// action leading to it (`mover`) and its availability: how many times it was legal when its
+// parent was visited, which replaces the parent's visits in UCB because a determinization may not
+// allow every child.
 //
 // Cost (docs/PERFORMANCE.md, "IS-MCTS per simulated action" and "To 10^6 simulations"): select
-// walks a node's children once, in one contiguous block that holds all it scores them by (Child:
-// action, visits, availability, reward, prior; 32 bytes, two a cache line), so that in a tree
-// larger than the cache a select costs about two misses (the node's Node, 8 bytes, and its block)
-// rather than one per legal child as when those counts were in each child's own node; a child's
-// Node is read only when the descent enters it. What is legal in this determinization is read
-// from a per-action stamp written from the legal list (no clearing pass), and ln(availability)
-// from a table grown on demand (one std::log per new count, not one per child per visit).
-// Nothing is allocated per simulation (the vectors grow by doubling, amortized), and a block a
-// node outgrew is reused for another node's block of that size. MEMORY_PLACEHOLDER
+// tests a node's children for legality from their actions (2 bytes each, one contiguous block),
+// then scores the legal ones from their entries, contiguous too (Child: visits, availability,
+// reward, prior and where the child's own children are; 32 bytes, two a cache line). In a tree
+// larger than the caches a select so costs about two misses and a few adjacent lines, where a
+// node of its own per child (the layout before, 32 bytes with the counts) cost one miss per legal
+// child besides; descending reads nothing more than the chosen entry, already loaded. What is
+// legal in this determinization is read from a per-action stamp written from the legal list (no
+// clearing pass), and ln(availability) from a table grown on demand (one std::log per new count,
+// not one per child per visit). Nothing is allocated per simulation (the vectors grow by
+// doubling); a block a node outgrew is reused for another node's block of that size. Memory: a
+// leaf costs nothing but its entry; blocks of 4, 8, 16, ... entries of 34 bytes (42 in a tree with
+// priors) make about 83 B a node at 10^6 simulations of Nice Buns (78 B before).
 //
 // Guided by a policy (ismcts.hpp, guide = kPolicy; a tree made with `priors`): each node holds
 // the policy's probabilities over the actions legal at its first select (set_priors, once per
@@ -37,28 +41,23 @@ namespace dimsum::bots {
 
 // A node's entry in its parent's block of children (SearchTree::children_): everything select
 // scores it by (visits, availability, reward, prior) beside its action, so that scoring a node's
-// children reads one contiguous block, and the child's own Node (where its children are) is read
-// only when the descent enters it. An entry is named by its index in children_ (a "slot"): the
-// search's handle on a node; the root's entry is slot 0 (SearchTree::kRoot). The block's actions
-// are also kept apart (SearchTree::child_actions_, the same slots), for the legality test.
+// children reads one contiguous block, and where its own children are, so that the descent into
+// it reads nothing more than its block of children. An entry is named by its index in children_
+// (a "slot"): the search's handle on a node; the root's entry is slot 0 (SearchTree::kRoot). The
+// block's actions are also kept apart (SearchTree::child_actions_, the same slots), for the
+// legality test.
 struct Child {
-  int32_t action = -1;
-  int32_t node = 0;  // its Node (SearchTree::nodes_): a stable index, as its slot moves with its parent's block
-  uint32_t visits = 0, available = 0;
   double reward = 0;  // sum of rewards for `mover`, each in [0, 1]
-  float prior = 0;    // a tree with priors: the policy's probability of `action` at the parent's first select
-  int32_t mover = -1;
+  uint32_t visits = 0, available = 0;
+  float prior = 0;  // a tree with priors: the policy's probability of `action` at the parent's first select
+  // its children: children_[first_child, first_child + child_count), oldest first, in a block of
+  // SearchTree::kFirstChildBlock entries, moved to one twice the size each time it fills (so its
+  // size follows from the count: SearchTree::block_is_full; the old one is reused for another
+  // node's block of its size)
+  int32_t first_child = 0, child_count = 0;
+  int16_t action = -1, mover = -1;  // (as legal lists: actions below 2^15; players a few)
 };
 static_assert(sizeof(Child) == 32, "two entries a cache line");
-
-// Where a node's children are: children_[first_child, first_child + child_count), oldest first, in
-// a block of SearchTree::kFirstChildBlock entries, moved to one twice the size each time it fills
-// (so its size follows from the count: SearchTree::block_is_full; the old one is reused for
-// another node's block of its size).
-struct Node {
-  int32_t first_child = 0, child_count = 0;
-};
-static_assert(sizeof(Node) == 8, "eight nodes a cache line");
 
 class SearchTree {
  public:
@@ -79,7 +78,7 @@ class SearchTree {
                  bool* expanded);
 
   // Whether `node` has its priors yet (a tree made with `priors` only).
-  bool has_priors(int32_t node) const { return prior_range_[static_cast<size_t>(child(node).node)].count >= 0; }
+  bool has_priors(int32_t node) const { return slot_priors_[static_cast<size_t>(node)].count >= 0; }
   // The priors of `node` (before its first select_guided): probs[i] for legal[i], the legal
   // actions (sorted) at its first visit. std::invalid_argument if one is not finite or is negative
   // (policy_priors never gives one).
@@ -138,13 +137,12 @@ class SearchTree {
   // The node at slot `node`: its action, mover, visits, availability and reward.
   const Child& child(int32_t node) const { return children_[static_cast<size_t>(node)]; }
   // The children of the node at slot `node`, oldest first, and how many.
-  const Child* children(int32_t node) const { return children_.data() + nodes_[index_of(node)].first_child; }
-  int32_t child_count(int32_t node) const { return nodes_[index_of(node)].child_count; }
+  const Child* children(int32_t node) const { return children_.data() + child(node).first_child; }
+  int32_t child_count(int32_t node) const { return child(node).child_count; }
   // How many nodes, the root among them.
-  int64_t size() const { return static_cast<int64_t>(nodes_.size()); }
+  int64_t size() const { return nodes_; }
 
  private:
-  size_t index_of(int32_t node) const { return static_cast<size_t>(children_[static_cast<size_t>(node)].node); }
   // Makes log_ hold std::log(i) for every i <= k, exactly (the same call, so a search gives the
   // same result as without the table).
   void grow_log_table(uint32_t k);
@@ -177,22 +175,22 @@ class SearchTree {
     int32_t begin = 0, count = -1;  // into prior_actions_/prior_probs_; count -1: not set yet
   };
 
-  std::vector<Node> nodes_;           // per node (Child::node), where its children are
+  int64_t nodes_ = 1;                 // how many, the root among them (one entry each)
   std::vector<Child> children_;       // the root's entry (slot 0), then every node's block of children
   // beside it, per slot, the child's action alone (as legal lists, int16): the walk tests every
   // child for legality (in a node reached by many determinizations, most are not legal now) reading
   // 2 bytes a child, and reads the 32-byte entry of the legal ones only
   std::vector<int16_t> child_actions_;
   // per size class, the first of the blocks that nodes left when they outgrew them (-1: none); each
-  // free block's first entry holds the next one in its `node`
+  // free block's first entry holds the next one in its `first_child`
   std::vector<int32_t> free_blocks_;
   std::vector<double> log_;           // log_[k] = std::log(k), k < size (log_[0] unused)
   std::vector<uint32_t> legal_at_;    // per action: the select call (epoch_) that last found it legal
   std::vector<uint32_t> tried_at_;    // per action: the expansion (epoch_) that found it had a child
   uint32_t epoch_ = 0;
-  // a tree with priors only: per node (Child::node) its priors' range
+  // a tree with priors only: per slot (beside children_, moved with it) its node's priors' range
   bool priors_ = false;
-  std::vector<PriorRange> prior_range_;
+  std::vector<PriorRange> slot_priors_;
   std::vector<int16_t> prior_actions_;
   std::vector<float> prior_probs_;
 };
