@@ -18,7 +18,9 @@
 // not one per child per visit). Nothing is allocated per simulation (the vectors grow by
 // doubling); a block a node outgrew is reused for another node's block of that size. Memory: a
 // leaf costs nothing but its entry; blocks of 4, 8, 16, ... entries of 34 bytes (42 in a tree with
-// priors) make about 83 B a node at 10^6 simulations of Nice Buns (78 B before).
+// priors) make 83 B a simulation at 10^6 (peak resident growth, benchmarks/ismcts_scaling.py,
+// Nice Buns 2p and Yum Cha 4p; 78 and 64 B with a node of its own per child): the price of
+// scoring from the blocks.
 //
 // Guided by a policy (ismcts.hpp, guide = kPolicy; a tree made with `priors`): each node holds
 // the policy's probabilities over the actions legal at its first select (set_priors, once per
