@@ -109,8 +109,8 @@ inline void check_search_params(const SearchParams& p) {
 
 namespace detail {
 
-// Nodes reserved up front: what the budget can use, at most 2^16 (2 MiB, and 1 MiB of child
-// entries: SearchTree); the tree grows past it.
+// Nodes reserved up front: what the budget can use, at most 2^16 (room for 2^17 child entries of
+// 34 bytes, 4.3 MiB, reserved not touched: SearchTree); the tree grows past it.
 inline int64_t nodes_to_reserve(int64_t simulations, bool timed) {
   return timed ? int64_t{1} << 16 : std::min<int64_t>(simulations + 1, int64_t{1} << 16);
 }
@@ -131,9 +131,10 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
   std::vector<float> priors;  // a node's priors, computed once per node (guided only)
   Rng rng = Rng::from_seed(seed);
   const double scale = p.max_return > p.min_return ? 1.0 / (p.max_return - p.min_return) : 1.0;
-  // the descent's nodes, the root first: grown (doubled) only when a descent outgrows it
+  // the descent's nodes (slots: SearchTree::child), the root first: grown (doubled) only when a
+  // descent outgrows it
   std::vector<int32_t> path(256);
-  path[0] = 0;
+  path[0] = SearchTree::kRoot;
   double returns[G::kMaxPlayers];
   State s;
   int64_t i = 0;
@@ -149,7 +150,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     }
     resample<G>(c, root, player, rng.next_u64(), s);  // a determinization: hidden part and future redrawn
     // nothing in a simulation reads the state's key: every action is applied unkeyed (engine.hpp)
-    int32_t node = 0;
+    int32_t node = SearchTree::kRoot;
     int length = 0;  // path[0..length] is the descent, the root first
     for (int mover; (mover = G::current_player(s)) != kTerminalPlayer && length < info.max_game_length;) {
       if (mover == kChancePlayer) {  // explicit chance: not a tree node; drawn as sampled mode would
@@ -175,7 +176,7 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
       }
       if (++length == static_cast<int>(path.size())) path.resize(path.size() * 2);
       path[static_cast<size_t>(length)] = node;
-      apply_unkeyed<G>(c, s, tree.node(node).action);
+      apply_unkeyed<G>(c, s, tree.child(node).action);
       if (expanded) break;
     }
     descended += length;
@@ -185,8 +186,8 @@ void search_one_tree(const typename G::Config& c, const typename G::State& root,
     after_simulation();
   }
   done += i;
-  for (int32_t k = 0; k < tree.node(0).child_count; ++k) {  // search() sums them per action: any order
-    const Node& ch = tree.node(tree.children(0)[k].node);
+  for (int32_t k = 0; k < tree.child_count(SearchTree::kRoot); ++k) {  // search() sums them per action: any order
+    const Child& ch = tree.children(SearchTree::kRoot)[k];
     stats.push_back({ch.action, ch.visits, ch.visits ? ch.reward / ch.visits : 0.0});
   }
 }

@@ -14,14 +14,13 @@ SearchTree::SearchTree(int num_actions, int64_t expected_nodes, bool priors)
       legal_at_(static_cast<size_t>(num_actions), 0),
       tried_at_(static_cast<size_t>(num_actions), 0),
       priors_(priors) {
-  nodes_.reserve(static_cast<size_t>(expected_nodes));
   children_.reserve(static_cast<size_t>(2 * expected_nodes));
-  nodes_.emplace_back();  // the root
+  child_actions_.reserve(static_cast<size_t>(2 * expected_nodes));
+  children_.emplace_back();  // the root's entry (kRoot): no action, no mover (backpropagate counts its visits only)
+  child_actions_.push_back(-1);
   if (priors_) {
-    prior_range_.reserve(static_cast<size_t>(expected_nodes));
-    child_prior_.reserve(static_cast<size_t>(expected_nodes));
-    prior_range_.emplace_back();
-    child_prior_.push_back(0.0f);
+    slot_priors_.reserve(static_cast<size_t>(2 * expected_nodes));
+    slot_priors_.emplace_back();
   }
   for (size_t k = 1; k < log_.size(); ++k) log_[k] = std::log(static_cast<double>(k));
 }
@@ -57,24 +56,24 @@ int32_t SearchTree::best_child(int32_t node, Score&& score, int* tried) {
   // select here, and each select but this one was followed by a visit, as every simulation
   // backs up through each node it selected from): the ln table is grown once, here, so that the
   // walk reads it without a check (and without a call in the loop).
-  const uint32_t most_available = nodes_[static_cast<size_t>(node)].visits + 1u;
+  const uint32_t most_available = children_[static_cast<size_t>(node)].visits + 1u;
   if (most_available >= log_.size()) grow_log_table(most_available);
   const double* ln = log_.data();
-  const Node& parent = nodes_[static_cast<size_t>(node)];
-  const ChildRef* refs = children_.data() + parent.first_child;
+  const Child& parent = children_[static_cast<size_t>(node)];
+  const int16_t* actions = child_actions_.data() + parent.first_child;
+  Child* block = children_.data() + parent.first_child;
   for (int32_t i = parent.child_count - 1; i >= 0; --i) {
-    if (legal_at_[static_cast<size_t>(refs[i].action)] == epoch_) {
-      const int32_t child = refs[i].node;
-      Node& ch = nodes_[static_cast<size_t>(child)];
+    if (legal_at_[static_cast<size_t>(actions[i])] == epoch_) {
+      Child& ch = block[i];
       ++count;
       ++ch.available;
-      const double s = score(ch, child, ln[ch.available]);
+      const double s = score(ch, ln[ch.available]);
       // the best score, a tie to the lower action; bitwise, and selects below: whether a child
       // beats the best so far is as good as random
       const bool better = (s > best) | ((s == best) & (ch.action < best_action));
       best = better ? s : best;
       best_action = better ? ch.action : best_action;
-      chosen = better ? child : chosen;
+      chosen = better ? parent.first_child + i : chosen;
     }
   }
   *tried = count;
@@ -86,8 +85,7 @@ int32_t SearchTree::select(int32_t node, const int16_t* legal, int n, int mover,
   stamp_legal(legal, n);
   int tried = 0;
   const int32_t chosen = best_child(
-      node, [&](const Node& ch, int32_t, double ln_available) { return ucb(ch, ln_available, c, favoured, bias); },
-      &tried);
+      node, [&](const Child& ch, double ln_available) { return ucb(ch, ln_available, c, favoured, bias); }, &tried);
   *expanded = tried < n;
   return *expanded ? expand(node, legal, n, n - tried, mover, favoured, rng) : chosen;
 }
@@ -101,7 +99,7 @@ void SearchTree::set_priors(int32_t node, const int16_t* legal, int n, const flo
       throw std::invalid_argument("a search tree's priors must be finite and >= 0, got " + std::to_string(probs[i]) +
                                   " for action " + std::to_string(legal[i]));
   }
-  PriorRange& range = prior_range_[static_cast<size_t>(node)];
+  PriorRange& range = slot_priors_[static_cast<size_t>(node)];
   range.begin = static_cast<int32_t>(prior_actions_.size());
   range.count = n;
   prior_actions_.insert(prior_actions_.end(), legal, legal + n);
@@ -114,33 +112,33 @@ void SearchTree::set_priors(int32_t node, const int16_t* legal, int n, const flo
 int32_t SearchTree::select_guided(int32_t node, const int16_t* legal, int n, int mover, double c_puct,
                                   bool* expanded) {
   stamp_legal(legal, n);
-  const double explore = c_puct * std::sqrt(static_cast<double>(nodes_[static_cast<size_t>(node)].visits) + 1.0);
+  const double explore = c_puct * std::sqrt(static_cast<double>(children_[static_cast<size_t>(node)].visits) + 1.0);
   double best = -std::numeric_limits<double>::infinity(), tried_reward = 0;
   int32_t chosen = -1;
   int best_action = 0;
   uint64_t tried_visits = 0;
-  const Node& parent = nodes_[static_cast<size_t>(node)];
-  const ChildRef* refs = children_.data() + parent.first_child;
+  const Child& parent = children_[static_cast<size_t>(node)];
+  const int16_t* child_actions = child_actions_.data() + parent.first_child;
+  Child* block = children_.data() + parent.first_child;
   for (int32_t i = parent.child_count - 1; i >= 0; --i) {  // newest first: the sums' order
-    tried_at_[static_cast<size_t>(refs[i].action)] = epoch_;
-    if (legal_at_[static_cast<size_t>(refs[i].action)] == epoch_) {
-      const int32_t child = refs[i].node;
-      Node& ch = nodes_[static_cast<size_t>(child)];
+    tried_at_[static_cast<size_t>(child_actions[i])] = epoch_;
+    if (legal_at_[static_cast<size_t>(child_actions[i])] == epoch_) {
+      Child& ch = block[i];
       ++ch.available;
       tried_reward += ch.reward;
       tried_visits += ch.visits;
-      const double s = puct(ch, child_prior_[static_cast<size_t>(child)], explore);
+      const double s = puct(ch, explore);
       if (s > best || (s == best && ch.action < best_action)) {  // ties: the lowest action
         best = s;
         best_action = ch.action;
-        chosen = child;
+        chosen = parent.first_child + i;
       }
     }
   }
   // an untried action's value: what this mover got from the tried ones here (none tried: 0, and
   // the prior alone decides)
   const double first_play = tried_visits ? tried_reward / static_cast<double>(tried_visits) : 0.0;
-  const PriorRange range = prior_range_[static_cast<size_t>(node)];
+  const PriorRange range = slot_priors_[static_cast<size_t>(node)];
   const int16_t* actions = prior_actions_.data() + range.begin;
   const float* probs = prior_probs_.data() + range.begin;
   int untried = -1, k = 0;
@@ -173,8 +171,8 @@ int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n,
   int tried = 0;
   const int32_t chosen = best_child(
       node,
-      [&](const Node& ch, int32_t child, double ln_available) {
-        const double score = guided_ucb(ch, ln_available, c, child_prior_[static_cast<size_t>(child)], bias);
+      [&](const Child& ch, double ln_available) {
+        const double score = guided_ucb(ch, ln_available, c, bias);
         return ch.action == favoured ? score + bias / (ch.visits + 1.0) : score;
       },
       &tried);
@@ -183,7 +181,7 @@ int32_t SearchTree::select_guided_ucb(int32_t node, const int16_t* legal, int n,
   // `favoured` if untried, else the untried legal action of highest prior: the node's priors and
   // legal[] are both ascending
   mark_tried(node);
-  const PriorRange range = prior_range_[static_cast<size_t>(node)];
+  const PriorRange range = slot_priors_[static_cast<size_t>(node)];
   const int16_t* actions = prior_actions_.data() + range.begin;
   const float* probs = prior_probs_.data() + range.begin;
   int action = -1, k = 0;
@@ -221,9 +219,29 @@ int32_t SearchTree::expand(int32_t node, const int16_t* legal, int n, int untrie
 }
 
 void SearchTree::mark_tried(int32_t node) {
-  const Node& parent = nodes_[static_cast<size_t>(node)];
-  const ChildRef* refs = children_.data() + parent.first_child;
-  for (int32_t i = 0; i < parent.child_count; ++i) tried_at_[static_cast<size_t>(refs[i].action)] = epoch_;
+  const Child& parent = children_[static_cast<size_t>(node)];
+  const int16_t* actions = child_actions_.data() + parent.first_child;
+  for (int32_t i = 0; i < parent.child_count; ++i) tried_at_[static_cast<size_t>(actions[i])] = epoch_;
+}
+
+int SearchTree::block_class(int32_t capacity) {
+  int k = 0;
+  while ((kFirstChildBlock << k) < capacity) ++k;
+  return k;
+}
+
+int32_t SearchTree::take_block(int32_t capacity) {
+  const auto k = static_cast<size_t>(block_class(capacity));
+  if (k < free_blocks_.size() && free_blocks_[k] >= 0) {
+    const int32_t begin = free_blocks_[k];
+    free_blocks_[k] = children_[static_cast<size_t>(begin)].first_child;
+    return begin;
+  }
+  const auto begin = static_cast<int32_t>(children_.size());
+  children_.resize(children_.size() + static_cast<size_t>(capacity));
+  child_actions_.resize(children_.size());
+  if (priors_) slot_priors_.resize(children_.size());
+  return begin;
 }
 
 int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) {
@@ -233,26 +251,34 @@ int32_t SearchTree::add_child(int32_t node, int action, int mover, float prior) 
   if (action < 0 || static_cast<size_t>(action) >= legal_at_.size())
     throw std::logic_error("search tree: no action to expand (got " + std::to_string(action) + ", the actions are [0, " +
                            std::to_string(legal_at_.size()) + "))");
-  Node child;
-  child.action = action;
-  child.mover = mover;
+  const auto parent = static_cast<size_t>(node);
+  ++nodes_;
+  const int32_t count = children_[parent].child_count;
+  if (block_is_full(count)) {  // a block twice the size; the old one is left for another node
+    const int32_t begin = take_block(count ? 2 * count : kFirstChildBlock);  // (children_ may move)
+    const int32_t old = children_[parent].first_child;
+    std::copy_n(children_.begin() + old, count, children_.begin() + begin);
+    std::copy_n(child_actions_.begin() + old, count, child_actions_.begin() + begin);
+    if (priors_) std::copy_n(slot_priors_.begin() + old, count, slot_priors_.begin() + begin);
+    if (count) {
+      const auto k = static_cast<size_t>(block_class(count));
+      if (k >= free_blocks_.size()) free_blocks_.resize(k + 1, -1);
+      children_[static_cast<size_t>(old)].first_child = free_blocks_[k];
+      free_blocks_[k] = old;
+    }
+    children_[parent].first_child = begin;
+  }
+  Child child;
+  child.action = static_cast<int16_t>(action);
+  child.mover = static_cast<int16_t>(mover);
   child.available = 1;
-  const auto index = static_cast<int32_t>(nodes_.size());
-  nodes_.push_back(child);
-  Node& parent = nodes_[static_cast<size_t>(node)];
-  if (block_is_full(parent.child_count)) {  // a block twice the size at the end (the old one is left)
-    const int32_t capacity = parent.child_count ? 2 * parent.child_count : kFirstChildBlock;
-    const auto begin = static_cast<int32_t>(children_.size());
-    children_.resize(children_.size() + static_cast<size_t>(capacity));
-    std::copy_n(children_.begin() + parent.first_child, parent.child_count, children_.begin() + begin);
-    parent.first_child = begin;
-  }
-  children_[static_cast<size_t>(parent.first_child + parent.child_count++)] = ChildRef{action, index};
-  if (priors_) {
-    prior_range_.emplace_back();
-    child_prior_.push_back(prior);
-  }
-  return index;
+  child.prior = prior;
+  const int32_t slot = children_[parent].first_child + count;
+  children_[static_cast<size_t>(slot)] = child;
+  child_actions_[static_cast<size_t>(slot)] = static_cast<int16_t>(action);
+  if (priors_) slot_priors_[static_cast<size_t>(slot)] = PriorRange{};
+  children_[parent].child_count = count + 1;
+  return slot;
 }
 
 }  // namespace dimsum::bots
