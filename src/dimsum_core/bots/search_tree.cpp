@@ -9,9 +9,22 @@
 
 namespace dimsum::bots {
 
+namespace {
+
+// An entry keeps its action in 16 bits, as every legal list does (int16_t): a game with more
+// actions could not be searched without wrapping them. Checked before anything is sized by it.
+size_t checked_num_actions(int num_actions) {
+  if (num_actions < 1 || num_actions > std::numeric_limits<int16_t>::max())
+    throw std::invalid_argument("a search tree's actions are [0, num_actions) with num_actions in [1, 32767], got " +
+                                std::to_string(num_actions));
+  return static_cast<size_t>(num_actions);
+}
+
+}  // namespace
+
 SearchTree::SearchTree(int num_actions, int64_t expected_nodes, bool priors)
     : log_(64),
-      legal_at_(static_cast<size_t>(num_actions), 0),
+      legal_at_(checked_num_actions(num_actions), 0),
       tried_at_(static_cast<size_t>(num_actions), 0),
       priors_(priors) {
   children_.reserve(static_cast<size_t>(2 * expected_nodes));
