@@ -127,3 +127,40 @@ def per_move_api_table(rounds: int) -> str:
                      "`to_bytes`", "`chance_outcomes()` at the opening"], "lrrrrrr", rows)
             + (f"\n\nFailed, so not measured: {', '.join(f'`{f}`' for f in failed)}." if failed else "")
             + "\n\n" + m.line("per_move_api", rounds, "pytest-benchmark's rounds at least that"))
+
+
+@register("pickle_depths", rounds=5)
+def pickle_depths_table(rounds: int) -> str:
+    """`python -m benchmarks.pickle_speed --depths --rounds N` (its depth rounds, each in its own
+    process on a fresh seed): Yum Cha states 40, 1,000 and 16,000 decisions in and a finished
+    default game; `pickle.loads`, `pickle.dumps` and `copy.copy` (of the loaded state) in CPU µs a
+    call, medians over the rounds, and the per-decision cost of `loads` at 16,000 against 1,000
+    decisions in every round (the goal: within 1.5x)."""
+    import random
+
+    from .pickle_speed import DEPTHS, FINISHED, _run_build
+
+    import dimsum
+
+    build = str(Path(dimsum.__file__).resolve().parent.parent)  # the dimsum this process imports
+    per_round = []
+    with Measuring() as m:
+        for _ in range(rounds):
+            per_round.append(_run_build(build, random.randrange(2**32), 2_000_000))
+    rows = []
+    for label in [str(d) for d in DEPTHS] + [FINISHED]:
+        cells = [r[label] for r in per_round]
+
+        def cpu(op: str) -> str:
+            return f"{statistics.median(c[op][0] for c in cells):.2f}"
+
+        decisions = statistics.median(c["decisions"] for c in cells)
+        name = "a finished default game" if label == FINISHED else f"{int(label):,} decisions in"
+        rows.append([name, f"{decisions:,.0f}", f"{statistics.median(c['bytes'] for c in cells):,.0f}",
+                     cpu("loads"), cpu("dumps"), cpu("copy")])
+    growth = [(r["16000"]["loads"][0] / r["16000"]["decisions"]) / (r["1000"]["loads"][0] / r["1000"]["decisions"])
+              for r in per_round]
+    return (table(["Yum Cha state", "decisions", "pickled bytes", "`pickle.loads`, µs", "`pickle.dumps`, µs",
+                   "`copy.copy`, µs"], "lrrrrr", rows)
+            + f"\n\n`loads` per decision at 16,000 decisions / at 1,000 (goal <= 1.5x): {spread(growth, '.2f', 'x')}."
+            + "\n\n" + m.line("pickle_depths", rounds, "CPU time, medians over the rounds, a fresh seed each"))
