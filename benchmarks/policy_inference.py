@@ -7,8 +7,9 @@ games, one thread (torch too: ``torch.set_num_threads(1)``):
   float32 matrix product in this run (one thread): what one row costs at the core's peak;
 - network, batched: ``PolicyNet.logits`` on the recorded observations and masks (the C++ loop over
   rows, the input built in C++), against torch's forward pass of the same layers on the same
-  rows (``torch.inference_mode``; its input matrix, the normalized observation and the mask,
-  built beforehand in numpy and not timed, which favours torch);
+  rows (``torch.inference_mode``) twice: its input matrix (the normalized observation and the
+  mask) built beforehand in numpy and not timed, which favours torch; and built in numpy inside
+  the timed call, the same work on both sides;
 - a move in C++: ``bots::policy_move`` on each state (observe, input, network for the legal
   actions, argmax), in one C++ loop with its own CPU clock (``_batch._policy_moves_cpu``, no Python
   per move);
@@ -167,6 +168,12 @@ def time_policy(game: Any, args: argparse.Namespace, torch: Optional[Any], echo:
                 model(x[:64])  # warm up
                 torched = timed(lambda: model(x), len(states))
             add("network, batched: torch, same weights", torched)
+            # the same work as PolicyNet.logits (which builds its input from the observations and
+            # masks): torch's input built in numpy inside its time, the equal-terms comparison
+            with torch.inference_mode():
+                torched_input = timed(lambda: model(torch.from_numpy(torch_input(weights, obs, masks))), len(states))
+            add("torch, its input built in numpy and timed", torched_input)
+            ratios.setdefault("torch with its input / C++, batched, per row", []).append(torched_input[0] / batched[0])
             floor = flops / torch_gflops(torch) / 1e3  # us a row
             add("FLOP floor (torch's matmul rate)", (floor, floor))
             ratios.setdefault("torch / C++, batched, per row", []).append(torched[0] / batched[0])
