@@ -23,7 +23,7 @@
 // Built by benchmarks/batch_floor.py with setup.py's flags for the extensions (-std=c++20 -O3
 // -ffp-contract=off -g0). Prints one line of JSON: env-steps, thread CPU and wall seconds of the
 // stepping loop, and a checksum read from the outputs (so that no store is optimized away).
-#include <chrono>
+#include "bench_clock.hpp"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -33,20 +33,8 @@
 
 namespace {
 
-struct Clocks {
-  double cpu, wall;
-};
-
-Clocks now() {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-#if defined(_WIN32)
-  return {static_cast<double>(std::clock()) / CLOCKS_PER_SEC, wall};
-#else
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return {static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9, wall};
-#endif
-}
+using bench::Clocks;
+using bench::now;
 
 // splitmix64: the actions' stream (any fixed function of the seed would do; this is not dimsum's)
 uint64_t mix(uint64_t& x) {

@@ -13,7 +13,7 @@
 // thread. Prints one line of JSON: the decisions played, and thread CPU and wall seconds of the
 // games (deal, rollout, returns) and of their deals alone (new_state again for the same seeds), so
 // that the caller subtracts the deal.
-#include <chrono>
+#include "bench_clock.hpp"
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,21 +30,8 @@
 
 namespace {
 
-struct Clocks {
-  double cpu, wall;
-};
-
-Clocks now() {
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-#if defined(_WIN32)
-  // no thread CPU clock in the C runtime there: std::clock, which Windows' runtime makes wall time
-  return {static_cast<double>(std::clock()) / CLOCKS_PER_SEC, wall};
-#else
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return {static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9, wall};
-#endif
-}
+using bench::Clocks;
+using bench::now;
 
 template <class G>
 int run(uint64_t seed, int64_t games, const std::vector<int64_t>& values) {
