@@ -5,7 +5,8 @@ the decision nodes of random games (benchmarks/policy_inference.py's states, see
 
 Only the code under the named C++ function is counted (``--toggle-collect``), so neither the
 interpreter nor the recording of the states is: the count divided by the moves (rows) is the
-network's own. Needs valgrind.
+network's own. Needs valgrind, and a build with its symbol table (built in the checkout, or with
+DIMSUM_DEBUG=1: an installed build is stripped).
 
     python benchmarks/policy_callgrind.py                          # Nice Buns 2p and Dim Sum Jam 4p
     python benchmarks/policy_callgrind.py --policies yum_cha-4p --states 500
@@ -65,7 +66,12 @@ def instructions(policy: str, kind: str, n: int) -> int:
     found = _REFS.search(done.stderr)
     if found is None:
         raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    count = int(found.group(1).replace(",", ""))
+    if count < n:  # not one instruction a state: the toggle matched no function
+        raise RuntimeError(f"--toggle-collect={TOGGLES[kind]} matched no function: an installed dimsum is "
+                           "linked without its symbol table; run against a build in the checkout "
+                           "(setup.py build_ext --inplace, PYTHONPATH=python) or one built with DIMSUM_DEBUG=1")
+    return count
 
 
 def main() -> None:
