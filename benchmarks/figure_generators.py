@@ -220,3 +220,4 @@ def native_pig_table(rounds: Optional[int]) -> str:
 from . import figure_generators_api  # noqa: E402,F401  (registers the per-call figures)
 from . import figure_generators_batch  # noqa: E402,F401  (registers BatchEnv's)
 from . import figure_generators_search  # noqa: E402,F401  (registers IS-MCTS's scaling)
+from . import figure_generators_callgrind  # noqa: E402,F401  (registers the instruction counts)
