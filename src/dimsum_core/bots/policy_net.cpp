@@ -21,6 +21,13 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__) || defined(_M_X64)
+// x86-64 always has SSE2: make_input finds the non-zero values of a group of four with one
+// compare and a movemask (the portable fallback tests them one by one).
+#include <emmintrin.h>
+#define DIMSUM_POLICY_SSE2 1
+#endif
+
 namespace dimsum::bots {
 namespace {
 
@@ -129,14 +136,84 @@ int PolicyNet::input_size() const {
 
 namespace {
 
+// Listing a group of four values' non-zero entries without a branch or a loop per value: a
+// 4-bit mask of the non-zero lanes picks a row of this table, the lanes set in it (ascending, then
+// zeros) and how many, whose four indices are stored at once (append_lanes). A branch per value
+// mispredicts on one-hot data, and a branch-free store per value is four dependent steps.
+struct LaneTable {
+  alignas(16) int32_t lanes[16][4];  // row m: the bits set in m, ascending, then zeros
+  int32_t count[16];                 // how many bits m has
+  alignas(16) float ones[16][4];     // row m: 1.0f in the lanes set in m, 0.0f elsewhere (the mask's input)
+};
+
+constexpr LaneTable lane_table() {
+  LaneTable t{};
+  for (int m = 0; m < 16; ++m) {
+    int c = 0;
+    for (int k = 0; k < 4; ++k) {
+      t.ones[m][k] = (m >> k & 1) != 0 ? 1.0f : 0.0f;
+      if ((m >> k & 1) != 0) t.lanes[m][c++] = k;
+    }
+    t.count[m] = c;
+  }
+  return t;
+}
+
+constexpr LaneTable kLaneTable = lane_table();
+
+// Bit k set when x[k] != 0 (k < 4): a NaN counts as non-zero and -0.0 as zero, as `x[k] != 0.0f` has it.
+inline unsigned nonzero_lanes(const float* x) {
+#ifdef DIMSUM_POLICY_SSE2
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(x), _mm_setzero_ps())));
+#else
+  return unsigned{x[0] != 0.0f} | unsigned{x[1] != 0.0f} << 1 | unsigned{x[2] != 0.0f} << 2 |
+         unsigned{x[3] != 0.0f} << 3;
+#endif
+}
+
+// Bit k set when bytes[k] != 0 (k < 4): the legal actions among four of a mask.
+inline unsigned nonzero_lanes(const uint8_t* bytes) {
+#ifdef DIMSUM_POLICY_SSE2
+  int32_t word;
+  std::memcpy(&word, bytes, sizeof word);
+  const __m128i zero_bytes = _mm_cmpeq_epi8(_mm_cvtsi32_si128(word), _mm_setzero_si128());
+  return ~static_cast<unsigned>(_mm_movemask_epi8(zero_bytes)) & 0xfu;  // the low four bytes' bits, inverted
+#else
+  return unsigned{bytes[0] != 0} | unsigned{bytes[1] != 0} << 1 | unsigned{bytes[2] != 0} << 2 |
+         unsigned{bytes[3] != 0} << 3;
+#endif
+}
+
+// Appends base + k for each bit k set in `mask` (4 bits), ascending, to nonzero[n...]; the new n.
+// Four indices are stored whatever the count (those past it are junk, overwritten by the next
+// append or past the list's end), so nonzero[n + 3] must be in the buffer: it is wherever n is at
+// most the index of the group's first value and the group lies in the row (n counts values before it).
+inline int append_lanes(unsigned mask, int32_t base, int32_t* nonzero, int n) {
+  const int32_t* lanes = kLaneTable.lanes[mask];
+  for (int k = 0; k < 4; ++k) nonzero[n + k] = base + lanes[k];  // one vector add and store (SSE2, NEON)
+  return n + kLaneTable.count[mask];
+}
+
 // Appends base + k to nonzero[n...] for each k < count with x[k] != 0, ascending; the new n.
-// Branch-free: the index is written always and kept only when x[k] is not zero.
+// Four values at a time by the lane table; the last one to three by a branch-free store each
+// (the index is written always and kept only when x[k] is not zero). nonzero has room for
+// base + count ints, n <= base (see append_lanes).
 inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonzero, int n) {
-  for (int k = 0; k < count; ++k) {
+  int k = 0;
+  for (; k + 4 <= count; k += 4) n = append_lanes(nonzero_lanes(x + k), base + k, nonzero, n);
+  for (; k < count; ++k) {
     nonzero[n] = base + k;
     n += x[k] != 0.0f;
   }
   return n;
+}
+
+// The mask's part of the input for four actions: input[k] = 1.0f where legal[k] != 0, else 0.0f,
+// and the legal ones' indices base + k appended to nonzero[n...] (as append_lanes); the new n.
+inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t* nonzero, int n) {
+  const unsigned mask = nonzero_lanes(legal);
+  std::memcpy(input, kLaneTable.ones[mask], 4 * sizeof(float));
+  return append_lanes(mask, base, nonzero, n);
 }
 
 }  // namespace
@@ -170,7 +247,7 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
       v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
     }
     __builtin_memcpy(input + i, &v, sizeof v);
-    if (any_lane(v != zero)) n = append_nonzero(input + i, 4, base + i, nonzero, n);
+    n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
   }
 #endif
   for (; i < size; ++i) {  // the last values (every value without the vector extension)
@@ -188,7 +265,8 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
   int32_t base = 0;
   for (InputPart part : inputs) {
     if (part == InputPart::kActionMask) {
-      // eight actions at a time, skipped at once when none is legal (most of them)
+      // eight actions at a time, skipped at once when none is legal (most of them), else four by
+      // four by the lane table
       int a = 0;
       for (; a + 8 <= num_actions; a += 8) {
         uint64_t word;
@@ -197,11 +275,18 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
           std::fill(input + a, input + a + 8, 0.0f);
           continue;
         }
-        for (int k = a; k < a + 8; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
-        n = append_nonzero(input + a, 8, base + a, nonzero, n);
+        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
+        n = mask_input4(legal_mask + a + 4, input + a + 4, base + a + 4, nonzero, n);
       }
-      for (int k = a; k < num_actions; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
-      n = append_nonzero(input + a, num_actions - a, base + a, nonzero, n);
+      if (a + 4 <= num_actions) {
+        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
+        a += 4;
+      }
+      for (int k = a; k < num_actions; ++k) {  // the last one to three actions
+        input[k] = legal_mask[k] ? 1.0f : 0.0f;
+        nonzero[n] = base + k;  // written always, kept only if the action is legal
+        n += legal_mask[k] != 0;
+      }
       input += num_actions;
       base += num_actions;
     } else {
