@@ -39,7 +39,7 @@ namespace {
 // Why not std::tanh: libm's tanhf is a scalar call per value (31% of a Nice Buns move when it was
 // used), and its last bits are each C library's own (glibc's, Apple's and Microsoft's differ),
 // so the same network gave different logits per platform. This is plain arithmetic: the same
-// bits everywhere, four values at a time below.
+// bits everywhere, four values at a time below (8 and 16 in the AVX and AVX-512 kernels).
 constexpr float kTanhClamp = 7.90531110763549805f;
 constexpr float kTanhTiny = 0.0004f;
 constexpr float kTanhP[] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,
@@ -66,37 +66,53 @@ inline bool any_lane(Ints4 mask) {
   return (halves[0] | halves[1]) != 0;
 }
 
-inline Floats4 tanh_rational4(Floats4 x) {
-  const Floats4 zero = {0, 0, 0, 0};
-  const Floats4 hi = zero + kTanhClamp, lo = zero - kTanhClamp, one = zero + 1.0f;
-  Floats4 c = select4(x < lo, lo, x);
-  c = select4(c > hi, hi, c);
-  const Floats4 c2 = c * c;
-  Floats4 p = zero + kTanhP[0];
+// y[0..lanes) = tanh_rational of each, in place, where Floats is a register of `lanes` floats
+// (Floats4 here, Floats8 and Floats16 in the AVX and AVX-512 kernels below): one source for every
+// width, so that each lane is the same operations in the same order, the same bits, whatever the
+// width. Always inlined, so compiled with the instruction set of the function it is in; it takes a
+// pointer, not a register, as a register wider than SSE2's passed by value has an ABI of its own
+// (GCC's -Wpsabi). The selects are mask ? a : b in bits, (mask & a) | (~mask & b).
+template <class Floats>
+__attribute__((always_inline)) inline void tanh_lanes(float* y) {
+  using Ints = decltype(Floats{} < Floats{});
+  Floats x;
+  __builtin_memcpy(&x, y, sizeof x);
+  const Floats zero = {};
+  const Floats hi = zero + kTanhClamp, lo = zero - kTanhClamp, one = zero + 1.0f;
+  const Ints below = x < lo;
+  Floats c = reinterpret_cast<Floats>((below & reinterpret_cast<Ints>(lo)) | (~below & reinterpret_cast<Ints>(x)));
+  const Ints above = c > hi;
+  c = reinterpret_cast<Floats>((above & reinterpret_cast<Ints>(hi)) | (~above & reinterpret_cast<Ints>(c)));
+  const Floats c2 = c * c;
+  Floats p = zero + kTanhP[0];
   for (int k = 1; k < 7; ++k) p = p * c2 + kTanhP[k];
   p = p * c;
-  Floats4 q = zero + kTanhQ[0];
+  Floats q = zero + kTanhQ[0];
   for (int k = 1; k < 4; ++k) q = q * c2 + kTanhQ[k];
-  const Ints4 magnitude = reinterpret_cast<Ints4>(x) & 0x7fffffff;
-  const Ints4 tiny = reinterpret_cast<Floats4>(magnitude) < kTanhTiny;
-  return select4(tiny, x, p) / select4(tiny, one, q);
+  const Ints magnitude = reinterpret_cast<Ints>(x) & 0x7fffffff;
+  const Ints tiny = reinterpret_cast<Floats>(magnitude) < kTanhTiny;
+  const Floats num = reinterpret_cast<Floats>((tiny & reinterpret_cast<Ints>(x)) | (~tiny & reinterpret_cast<Ints>(p)));
+  const Floats den = reinterpret_cast<Floats>((tiny & reinterpret_cast<Ints>(one)) | (~tiny & reinterpret_cast<Ints>(q)));
+  const Floats t = num / den;
+  __builtin_memcpy(y, &t, sizeof t);
 }
 
-inline void tanh_all(float* y, size_t n) {
+// tanh of y[0..n) in place, `lanes` values at a time (tanh_lanes<Floats>), then the last ones
+// padded with zeros (each lane is computed on its own: the padding changes no other lane's bits).
+template <class Floats>
+__attribute__((always_inline)) inline void tanh_all_lanes(float* y, size_t n) {
+  constexpr size_t kLanes = sizeof(Floats) / sizeof(float);
   size_t k = 0;
-  for (; k + 4 <= n; k += 4) {
-    Floats4 v;
-    __builtin_memcpy(&v, y + k, sizeof v);
-    v = tanh_rational4(v);
-    __builtin_memcpy(y + k, &v, sizeof v);
-  }
-  if (k < n) {  // the last one to three values, padded with zeros
-    Floats4 v = {0, 0, 0, 0};
-    __builtin_memcpy(&v, y + k, (n - k) * sizeof(float));
-    v = tanh_rational4(v);
-    __builtin_memcpy(y + k, &v, (n - k) * sizeof(float));
+  for (; k + kLanes <= n; k += kLanes) tanh_lanes<Floats>(y + k);
+  if (k < n) {
+    float padded[kLanes] = {};
+    __builtin_memcpy(padded, y + k, (n - k) * sizeof(float));
+    tanh_lanes<Floats>(padded);
+    __builtin_memcpy(y + k, padded, (n - k) * sizeof(float));
   }
 }
+
+inline void tanh_all(float* y, size_t n) { tanh_all_lanes<Floats4>(y, n); }
 #else
 // One value, for compilers without the vector extension (MSVC): the same operations as a lane.
 inline float tanh_rational(float x) {
@@ -227,7 +243,7 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   const float* at_zero = obs_at_zero.data();
   int i = 0;
 #if defined(__GNUC__)
-  // four values at a time (the comparisons as lane masks, as in tanh_rational4), written, then
+  // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
   // skipped at once when all four are zero: most of a one-hot observation
   const Floats4 zero = {0, 0, 0, 0};
   const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
@@ -414,6 +430,10 @@ __attribute__((target("avx"))) inline Floats8 load8(const float* p) {
   return v;
 }
 
+// tanh of y[0..n) in place, 8 values a register (tanh_all's four; the same bits, tanh_lanes): a
+// value's tanh is 19 multiplies and adds and a divide, so the width of a register is what bounds it.
+__attribute__((target("avx"))) void tanh_all_avx(float* y, size_t n) { tanh_all_lanes<Floats8>(y, n); }
+
 // Outputs [o0, o0 + 2 * lanes) of the four rows x[0..4), where Vec is a register of `lanes`
 // floats (Floats8 for AVX, Floats16 for AVX-512): the sums of four rows by two registers stay in 8
 // registers and each pair of weight registers is read once for the four rows. Lane k gives
@@ -551,6 +571,9 @@ void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const R
 // weight registers read once for the four rows. Not FMA either: the same bits as AVX and SSE2.
 typedef float Floats16 __attribute__((vector_size(64)));
 
+// tanh of y[0..n) in place, 16 values a register (as tanh_all_avx: the same bits).
+__attribute__((target("avx512f"))) void tanh_all_avx512(float* y, size_t n) { tanh_all_lanes<Floats16>(y, n); }
+
 // Outputs [o0, o0 + 32) of the four rows x[0..4).
 __attribute__((target("avx512f"))) void dense_outputs_avx512(const DenseLayer& layer, const float* const* x, int o0,
                                                              float* const* y) {
@@ -670,7 +693,15 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
     dense_sums_sse2(layer, x, rows, y);
 #endif
   }
-  activate(layer.activation, y, static_cast<size_t>(rows) * static_cast<size_t>(layer.out));
+  const size_t values = static_cast<size_t>(rows) * static_cast<size_t>(layer.out);
+#ifdef DIMSUM_POLICY_AVX
+  if (layer.activation == Activation::kTanh && avx) {  // wider registers, the same bits (tanh_all_avx)
+    if (avx512) tanh_all_avx512(y, values);
+    else tanh_all_avx(y, values);
+    return;
+  }
+#endif
+  activate(layer.activation, y, values);
 }
 
 }  // namespace
