@@ -27,6 +27,11 @@
 #include <emmintrin.h>
 #define DIMSUM_POLICY_SSE2 1
 #endif
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+// the AVX kernels' masked loads and stores (a layer's last outputs); GCC and Clang declare every
+// intrinsic whatever the -m flags, each usable in a function of that target (DIMSUM_POLICY_AVX below)
+#include <immintrin.h>
+#endif
 
 namespace dimsum::bots {
 namespace {
@@ -493,6 +498,100 @@ __attribute__((target("avx"))) void dense_row_avx64(const DenseLayer& layer, con
   __builtin_memcpy(y + o0, sums, sizeof sums);
 }
 
+// A layer's last outputs, fewer than 16 (Nice Buns 2p's 101 are 6 x 16 + 5, Yum Cha's 66 are
+// 4 x 16 + 2), in one or two AVX registers a row rather than one scalar multiply-add per output:
+// masked loads and stores (vmaskmovps), which neither read nor write the lanes past the last
+// output, so nothing past the weights' end or a row of y is touched. The lanes off the mask sum
+// zeros, never stored. Lane k does exactly what dense_outputs does for output o0 + k.
+struct TailMasks {
+  __m256i lanes[2];  // lane k of lanes[j] is all ones when 8 * j + k < width
+};
+
+// 16 ones then 16 zeros: a mask for the first `width` lanes is read at 16 - width (AVX has no
+// 256-bit integer compare to build it).
+alignas(32) constexpr int32_t kTailMaskBits[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+__attribute__((target("avx"))) inline TailMasks tail_masks(int width) {
+  const int32_t* first = kTailMaskBits + 16 - width;  // 0 < width < 16
+  return TailMasks{{_mm256_loadu_si256(reinterpret_cast<const __m256i*>(first)),
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(first + 8))}};
+}
+
+// Outputs [o0, o0 + width) of the four rows x[0..4) in kRegs registers a row (kRegs = 1 when
+// width <= 8), adding every product, zeros included, as dense_outputs_4rows does (and why).
+template <int kRegs>
+__attribute__((target("avx"), always_inline)) inline void dense_tail_4rows(const DenseLayer& layer,
+                                                                            const float* const* x, int o0,
+                                                                            const TailMasks& m, float* const* y) {
+  const float* b = layer.bias.data() + o0;
+  __m256 a[4][kRegs];
+  for (int j = 0; j < kRegs; ++j) {
+    const __m256 bias = _mm256_maskload_ps(b + 8 * j, m.lanes[j]);
+    for (int r = 0; r < 4; ++r) a[r][j] = bias;
+  }
+  const auto out = static_cast<size_t>(layer.out);
+  const float* w = layer.weight_t.data() + o0;
+  for (int i = 0; i < layer.in; ++i, w += out) {
+    __m256 wj[kRegs];
+    for (int j = 0; j < kRegs; ++j) wj[j] = _mm256_maskload_ps(w + 8 * j, m.lanes[j]);
+    for (int r = 0; r < 4; ++r) {
+      const __m256 v = _mm256_set1_ps(x[r][i]);
+      for (int j = 0; j < kRegs; ++j) a[r][j] = _mm256_add_ps(a[r][j], _mm256_mul_ps(v, wj[j]));
+    }
+  }
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < kRegs; ++j) _mm256_maskstore_ps(y[r] + o0 + 8 * j, m.lanes[j], a[r][j]);
+}
+
+// Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 16.
+__attribute__((target("avx"))) void dense_tail_4rows_avx(const DenseLayer& layer, const float* const* x, int o0,
+                                                         float* const* y) {
+  const int width = layer.out - o0;
+  const TailMasks m = tail_masks(width);
+  if (width <= 8) dense_tail_4rows<1>(layer, x, o0, m, y);
+  else dense_tail_4rows<2>(layer, x, o0, m, y);
+}
+
+// Outputs [o0, o0 + width) of the row x, summed over the inputs x[idx[j]] for j < n (ascending),
+// or over every input when idx is null (kSparse false), zeros skipped: as dense_outputs<1, 0> and
+// sparse_outputs<0> do, lane k for output o0 + k.
+template <int kRegs, bool kSparse>
+__attribute__((target("avx"), always_inline)) inline void tail_row(const DenseLayer& layer, const float* x,
+                                                                   const int32_t* idx, int n, int o0,
+                                                                   const TailMasks& m, float* y) {
+  const float* b = layer.bias.data() + o0;
+  __m256 a[kRegs];
+  for (int j = 0; j < kRegs; ++j) a[j] = _mm256_maskload_ps(b + 8 * j, m.lanes[j]);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* weights = layer.weight_t.data() + o0;
+  const int count = kSparse ? n : layer.in;
+  for (int k = 0; k < count; ++k) {
+    const int i = kSparse ? idx[k] : k;
+    const float v = x[i];
+    if (!kSparse && v == 0.0f) continue;
+    const __m256 vs = _mm256_set1_ps(v);
+    const float* w = weights + static_cast<size_t>(i) * out;
+    for (int j = 0; j < kRegs; ++j)
+      a[j] = _mm256_add_ps(a[j], _mm256_mul_ps(vs, _mm256_maskload_ps(w + 8 * j, m.lanes[j])));
+  }
+  for (int j = 0; j < kRegs; ++j) _mm256_maskstore_ps(y + o0 + 8 * j, m.lanes[j], a[j]);
+}
+
+// Outputs [o0, layer.out) of one row: the last fewer than 16, over every input (idx null) or over
+// the n listed in idx.
+__attribute__((target("avx"))) void tail_row_avx(const DenseLayer& layer, const float* x, const int32_t* idx, int n,
+                                                 int o0, float* y) {
+  const int width = layer.out - o0;
+  const TailMasks m = tail_masks(width);
+  if (idx == nullptr) {
+    if (width <= 8) tail_row<1, false>(layer, x, nullptr, 0, o0, m, y);
+    else tail_row<2, false>(layer, x, nullptr, 0, o0, m, y);
+  } else {
+    if (width <= 8) tail_row<1, true>(layer, x, idx, n, o0, m, y);
+    else tail_row<2, true>(layer, x, idx, n, o0, m, y);
+  }
+}
+
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
@@ -506,7 +605,7 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     }
     int o0 = 0;
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
-    if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
   for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then 16, then the rest
     const float* xs[1] = {x + static_cast<size_t>(r) * in};
@@ -514,7 +613,7 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     int o0 = 0;
     for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, xs[0], o0, ys[0]);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
-    if (o0 < layer.out) dense_outputs<1, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) tail_row_avx(layer, xs[0], nullptr, 0, o0, ys[0]);
   }
 }
 #endif
@@ -596,7 +695,7 @@ __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& laye
     int o0 = 0;
     for (; o0 + 32 <= layer.out; o0 += 32) dense_outputs_avx512(layer, xs, o0, ys);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
-    if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
   if (r < rows) dense_sums_avx(layer, x + static_cast<size_t>(r) * in, rows - r, y + static_cast<size_t>(r) * out);
 }
@@ -633,7 +732,7 @@ __attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, con
     int o0 = 0;
     for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx64(layer, row, row_idx, n, o0, row_y);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) sparse_outputs<kOutTile>(layer, row, row_idx, n, o0, kOutTile, row_y);
-    if (o0 < layer.out) sparse_outputs<0>(layer, row, row_idx, n, o0, layer.out - o0, row_y);
+    if (o0 < layer.out) tail_row_avx(layer, row, row_idx, n, o0, row_y);
   }
 }
 #endif
