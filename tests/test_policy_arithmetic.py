@@ -34,10 +34,9 @@ def tanh_float32_operations(x):
     return np.where(np.abs(x) < f(0.0004), x, t).astype(f)
 
 
-def through_tanh(values):
+def through_tanh(values, width=64):
     """tanh of each value as the C++ network computes it: an identity layer with tanh, then an
     identity layer without activation (a sum of one non-zero product and zeros is that product)."""
-    width = 64
     x = values.astype(np.float32).reshape(-1, width)
     eye = np.eye(width, dtype=np.float32)
     zero = np.zeros(width, dtype=np.float32)
@@ -66,6 +65,18 @@ def test_tanh_is_the_same_float32_operations_bit_for_bit():
     differ = np.flatnonzero(got.view(np.uint32) != expected.view(np.uint32))
     assert differ.size == 0, f"{differ.size} values differ, e.g. tanh({values[differ[0]]!r}) = {got[differ[0]]!r}, " \
                              f"the float32 operations give {expected[differ[0]]!r}"
+
+
+def test_tanh_is_the_same_bits_in_the_last_values_of_a_layer():
+    # A layer's activations are computed a register at a time (4, 8 or 16 values), the last ones
+    # padded: every count of last values, alone and in a batch, gives the same bits as the rest.
+    values = sweep()
+    for width in (1, 3, 5, 7, 9, 13, 15, 17, 23, 31, 33, 37):
+        for rows in (1, 2, 3, 5):
+            part = values[np.linspace(0, len(values) - 1, width * rows).astype(int)]  # across the sweep
+            got = through_tanh(part, width)
+            assert got.view(np.uint32).tolist() == tanh_float32_operations(part).view(np.uint32).tolist(), \
+                f"width {width}, {rows} rows"
 
 
 def test_tanh_is_within_half_a_micro_of_tanh_odd_and_bounded():

@@ -21,6 +21,18 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__) || defined(_M_X64)
+// x86-64 always has SSE2: make_input finds the non-zero values of a group of four with one
+// compare and a movemask (the portable fallback tests them one by one).
+#include <emmintrin.h>
+#define DIMSUM_POLICY_SSE2 1
+#endif
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
+// the AVX kernels' masked loads and stores (a layer's last outputs); GCC and Clang declare every
+// intrinsic whatever the -m flags, each usable in a function of that target (DIMSUM_POLICY_AVX below)
+#include <immintrin.h>
+#endif
+
 namespace dimsum::bots {
 namespace {
 
@@ -32,7 +44,7 @@ namespace {
 // Why not std::tanh: libm's tanhf is a scalar call per value (31% of a Nice Buns move when it was
 // used), and its last bits are each C library's own (glibc's, Apple's and Microsoft's differ),
 // so the same network gave different logits per platform. This is plain arithmetic: the same
-// bits everywhere, four values at a time below.
+// bits everywhere, four values at a time below (8 and 16 in the AVX and AVX-512 kernels).
 constexpr float kTanhClamp = 7.90531110763549805f;
 constexpr float kTanhTiny = 0.0004f;
 constexpr float kTanhP[] = {-2.76076847742355e-16f, 2.00018790482477e-13f, -8.60467152213735e-11f,
@@ -59,37 +71,53 @@ inline bool any_lane(Ints4 mask) {
   return (halves[0] | halves[1]) != 0;
 }
 
-inline Floats4 tanh_rational4(Floats4 x) {
-  const Floats4 zero = {0, 0, 0, 0};
-  const Floats4 hi = zero + kTanhClamp, lo = zero - kTanhClamp, one = zero + 1.0f;
-  Floats4 c = select4(x < lo, lo, x);
-  c = select4(c > hi, hi, c);
-  const Floats4 c2 = c * c;
-  Floats4 p = zero + kTanhP[0];
+// y[0..lanes) = tanh_rational of each, in place, where Floats is a register of `lanes` floats
+// (Floats4 here, Floats8 and Floats16 in the AVX and AVX-512 kernels below): one source for every
+// width, so that each lane is the same operations in the same order, the same bits, whatever the
+// width. Always inlined, so compiled with the instruction set of the function it is in; it takes a
+// pointer, not a register, as a register wider than SSE2's passed by value has an ABI of its own
+// (GCC's -Wpsabi). The selects are mask ? a : b in bits, (mask & a) | (~mask & b).
+template <class Floats>
+__attribute__((always_inline)) inline void tanh_lanes(float* y) {
+  using Ints = decltype(Floats{} < Floats{});
+  Floats x;
+  __builtin_memcpy(&x, y, sizeof x);
+  const Floats zero = {};
+  const Floats hi = zero + kTanhClamp, lo = zero - kTanhClamp, one = zero + 1.0f;
+  const Ints below = x < lo;
+  Floats c = reinterpret_cast<Floats>((below & reinterpret_cast<Ints>(lo)) | (~below & reinterpret_cast<Ints>(x)));
+  const Ints above = c > hi;
+  c = reinterpret_cast<Floats>((above & reinterpret_cast<Ints>(hi)) | (~above & reinterpret_cast<Ints>(c)));
+  const Floats c2 = c * c;
+  Floats p = zero + kTanhP[0];
   for (int k = 1; k < 7; ++k) p = p * c2 + kTanhP[k];
   p = p * c;
-  Floats4 q = zero + kTanhQ[0];
+  Floats q = zero + kTanhQ[0];
   for (int k = 1; k < 4; ++k) q = q * c2 + kTanhQ[k];
-  const Ints4 magnitude = reinterpret_cast<Ints4>(x) & 0x7fffffff;
-  const Ints4 tiny = reinterpret_cast<Floats4>(magnitude) < kTanhTiny;
-  return select4(tiny, x, p) / select4(tiny, one, q);
+  const Ints magnitude = reinterpret_cast<Ints>(x) & 0x7fffffff;
+  const Ints tiny = reinterpret_cast<Floats>(magnitude) < kTanhTiny;
+  const Floats num = reinterpret_cast<Floats>((tiny & reinterpret_cast<Ints>(x)) | (~tiny & reinterpret_cast<Ints>(p)));
+  const Floats den = reinterpret_cast<Floats>((tiny & reinterpret_cast<Ints>(one)) | (~tiny & reinterpret_cast<Ints>(q)));
+  const Floats t = num / den;
+  __builtin_memcpy(y, &t, sizeof t);
 }
 
-inline void tanh_all(float* y, size_t n) {
+// tanh of y[0..n) in place, `lanes` values at a time (tanh_lanes<Floats>), then the last ones
+// padded with zeros (each lane is computed on its own: the padding changes no other lane's bits).
+template <class Floats>
+__attribute__((always_inline)) inline void tanh_all_lanes(float* y, size_t n) {
+  constexpr size_t kLanes = sizeof(Floats) / sizeof(float);
   size_t k = 0;
-  for (; k + 4 <= n; k += 4) {
-    Floats4 v;
-    __builtin_memcpy(&v, y + k, sizeof v);
-    v = tanh_rational4(v);
-    __builtin_memcpy(y + k, &v, sizeof v);
-  }
-  if (k < n) {  // the last one to three values, padded with zeros
-    Floats4 v = {0, 0, 0, 0};
-    __builtin_memcpy(&v, y + k, (n - k) * sizeof(float));
-    v = tanh_rational4(v);
-    __builtin_memcpy(y + k, &v, (n - k) * sizeof(float));
+  for (; k + kLanes <= n; k += kLanes) tanh_lanes<Floats>(y + k);
+  if (k < n) {
+    float padded[kLanes] = {};
+    __builtin_memcpy(padded, y + k, (n - k) * sizeof(float));
+    tanh_lanes<Floats>(padded);
+    __builtin_memcpy(y + k, padded, (n - k) * sizeof(float));
   }
 }
+
+inline void tanh_all(float* y, size_t n) { tanh_all_lanes<Floats4>(y, n); }
 #else
 // One value, for compilers without the vector extension (MSVC): the same operations as a lane.
 inline float tanh_rational(float x) {
@@ -129,14 +157,91 @@ int PolicyNet::input_size() const {
 
 namespace {
 
+// Listing a group of four values' non-zero entries without a branch or a loop per value: a
+// 4-bit mask of the non-zero lanes picks a row of this table, the lanes set in it (ascending, then
+// zeros) and how many, whose four indices are stored at once (append_lanes). A branch per value
+// mispredicts on one-hot data, and a branch-free store per value is four dependent steps.
+struct LaneTable {
+  alignas(16) int32_t lanes[16][4];  // row m: the bits set in m, ascending, then zeros
+  int32_t count[16];                 // how many bits m has
+  alignas(16) float ones[16][4];     // row m: 1.0f in the lanes set in m, 0.0f elsewhere (the mask's input)
+};
+
+constexpr LaneTable lane_table() {
+  LaneTable t{};
+  for (int m = 0; m < 16; ++m) {
+    int c = 0;
+    for (int k = 0; k < 4; ++k) {
+      t.ones[m][k] = (m >> k & 1) != 0 ? 1.0f : 0.0f;
+      if ((m >> k & 1) != 0) t.lanes[m][c++] = k;
+    }
+    t.count[m] = c;
+  }
+  return t;
+}
+
+constexpr LaneTable kLaneTable = lane_table();
+
+// Bit k set when x[k] != 0 (k < 4): a NaN counts as non-zero and -0.0 as zero, as `x[k] != 0.0f` has it.
+inline unsigned nonzero_lanes(const float* x) {
+#ifdef DIMSUM_POLICY_SSE2
+  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(x), _mm_setzero_ps())));
+#else
+  return unsigned{x[0] != 0.0f} | unsigned{x[1] != 0.0f} << 1 | unsigned{x[2] != 0.0f} << 2 |
+         unsigned{x[3] != 0.0f} << 3;
+#endif
+}
+
+// Bit k set when bytes[k] != 0 (k < 4): the legal actions among four of a mask.
+inline unsigned nonzero_lanes(const uint8_t* bytes) {
+#ifdef DIMSUM_POLICY_SSE2
+  int32_t word;
+  std::memcpy(&word, bytes, sizeof word);
+  const __m128i zero_bytes = _mm_cmpeq_epi8(_mm_cvtsi32_si128(word), _mm_setzero_si128());
+  return ~static_cast<unsigned>(_mm_movemask_epi8(zero_bytes)) & 0xfu;  // the low four bytes' bits, inverted
+#else
+  return unsigned{bytes[0] != 0} | unsigned{bytes[1] != 0} << 1 | unsigned{bytes[2] != 0} << 2 |
+         unsigned{bytes[3] != 0} << 3;
+#endif
+}
+
+// Appends base + k for each bit k set in `mask` (4 bits), ascending, to nonzero[n...]; the new n.
+// Four indices are stored whatever the count (those past it are junk, overwritten by the next
+// append or past the list's end), so nonzero[n + 3] must be in the buffer: it is wherever n is at
+// most the index of the group's first value and the group lies in the row (n counts values before it).
+inline int append_lanes(unsigned mask, int32_t base, int32_t* nonzero, int n) {
+#if defined(__GNUC__)
+  // one vector load, add and store (a plain loop of four was compiled as four scalar ones)
+  Ints4 indices;
+  __builtin_memcpy(&indices, kLaneTable.lanes[mask], sizeof indices);
+  indices += base;
+  __builtin_memcpy(nonzero + n, &indices, sizeof indices);
+#else
+  for (int k = 0; k < 4; ++k) nonzero[n + k] = base + kLaneTable.lanes[mask][k];
+#endif
+  return n + kLaneTable.count[mask];
+}
+
 // Appends base + k to nonzero[n...] for each k < count with x[k] != 0, ascending; the new n.
-// Branch-free: the index is written always and kept only when x[k] is not zero.
+// Four values at a time by the lane table; the last one to three by a branch-free store each
+// (the index is written always and kept only when x[k] is not zero). nonzero has room for
+// base + count ints, n <= base (see append_lanes).
 inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonzero, int n) {
-  for (int k = 0; k < count; ++k) {
+  int k = 0;
+  for (; k + 4 <= count; k += 4) n = append_lanes(nonzero_lanes(x + k), base + k, nonzero, n);
+  for (; k < count; ++k) {
     nonzero[n] = base + k;
     n += x[k] != 0.0f;
   }
   return n;
+}
+
+// The mask's part of the input for four actions: input[k] = 1.0f where legal[k] != 0, else 0.0f,
+// and the legal ones' indices base + k appended to nonzero[n...] (as append_lanes); the new n.
+inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t* nonzero, int n) {
+  const unsigned mask = nonzero_lanes(legal);
+  std::memcpy(input, kLaneTable.ones[mask], 4 * sizeof(float));
+  return append_lanes(mask, base, nonzero, n);
 }
 
 }  // namespace
@@ -150,7 +255,7 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   const float* at_zero = obs_at_zero.data();
   int i = 0;
 #if defined(__GNUC__)
-  // four values at a time (the comparisons as lane masks, as in tanh_rational4), written, then
+  // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
   // skipped at once when all four are zero: most of a one-hot observation
   const Floats4 zero = {0, 0, 0, 0};
   const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
@@ -170,7 +275,7 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
       v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
     }
     __builtin_memcpy(input + i, &v, sizeof v);
-    if (any_lane(v != zero)) n = append_nonzero(input + i, 4, base + i, nonzero, n);
+    n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
   }
 #endif
   for (; i < size; ++i) {  // the last values (every value without the vector extension)
@@ -188,7 +293,8 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
   int32_t base = 0;
   for (InputPart part : inputs) {
     if (part == InputPart::kActionMask) {
-      // eight actions at a time, skipped at once when none is legal (most of them)
+      // eight actions at a time, skipped at once when none is legal (most of them), else four by
+      // four by the lane table
       int a = 0;
       for (; a + 8 <= num_actions; a += 8) {
         uint64_t word;
@@ -197,11 +303,18 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
           std::fill(input + a, input + a + 8, 0.0f);
           continue;
         }
-        for (int k = a; k < a + 8; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
-        n = append_nonzero(input + a, 8, base + a, nonzero, n);
+        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
+        n = mask_input4(legal_mask + a + 4, input + a + 4, base + a + 4, nonzero, n);
       }
-      for (int k = a; k < num_actions; ++k) input[k] = legal_mask[k] ? 1.0f : 0.0f;
-      n = append_nonzero(input + a, num_actions - a, base + a, nonzero, n);
+      if (a + 4 <= num_actions) {
+        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
+        a += 4;
+      }
+      for (int k = a; k < num_actions; ++k) {  // the last one to three actions
+        input[k] = legal_mask[k] ? 1.0f : 0.0f;
+        nonzero[n] = base + k;  // written always, kept only if the action is legal
+        n += legal_mask[k] != 0;
+      }
       input += num_actions;
       base += num_actions;
     } else {
@@ -329,6 +442,10 @@ __attribute__((target("avx"))) inline Floats8 load8(const float* p) {
   return v;
 }
 
+// tanh of y[0..n) in place, 8 values a register (tanh_all's four; the same bits, tanh_lanes): a
+// value's tanh is 19 multiplies and adds and a divide, so the width of a register is what bounds it.
+__attribute__((target("avx"))) void tanh_all_avx(float* y, size_t n) { tanh_all_lanes<Floats8>(y, n); }
+
 // Outputs [o0, o0 + 2 * lanes) of the four rows x[0..4), where Vec is a register of `lanes`
 // floats (Floats8 for AVX, Floats16 for AVX-512): the sums of four rows by two registers stay in 8
 // registers and each pair of weight registers is read once for the four rows. Lane k gives
@@ -388,6 +505,100 @@ __attribute__((target("avx"))) void dense_row_avx64(const DenseLayer& layer, con
   __builtin_memcpy(y + o0, sums, sizeof sums);
 }
 
+// A layer's last outputs, fewer than 16 (Nice Buns 2p's 101 are 6 x 16 + 5, Yum Cha's 66 are
+// 4 x 16 + 2), in one or two AVX registers a row rather than one scalar multiply-add per output:
+// masked loads and stores (vmaskmovps), which neither read nor write the lanes past the last
+// output, so nothing past the weights' end or a row of y is touched. The lanes off the mask sum
+// zeros, never stored. Lane k does exactly what dense_outputs does for output o0 + k.
+struct TailMasks {
+  __m256i lanes[2];  // lane k of lanes[j] is all ones when 8 * j + k < width
+};
+
+// 16 ones then 16 zeros: a mask for the first `width` lanes is read at 16 - width (AVX has no
+// 256-bit integer compare to build it).
+alignas(32) constexpr int32_t kTailMaskBits[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+
+__attribute__((target("avx"))) inline TailMasks tail_masks(int width) {
+  const int32_t* first = kTailMaskBits + 16 - width;  // 0 < width < 16
+  return TailMasks{{_mm256_loadu_si256(reinterpret_cast<const __m256i*>(first)),
+                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(first + 8))}};
+}
+
+// Outputs [o0, o0 + width) of the four rows x[0..4) in kRegs registers a row (kRegs = 1 when
+// width <= 8), adding every product, zeros included, as dense_outputs_4rows does (and why).
+template <int kRegs>
+__attribute__((target("avx"), always_inline)) inline void dense_tail_4rows(const DenseLayer& layer,
+                                                                            const float* const* x, int o0,
+                                                                            const TailMasks& m, float* const* y) {
+  const float* b = layer.bias.data() + o0;
+  __m256 a[4][kRegs];
+  for (int j = 0; j < kRegs; ++j) {
+    const __m256 bias = _mm256_maskload_ps(b + 8 * j, m.lanes[j]);
+    for (int r = 0; r < 4; ++r) a[r][j] = bias;
+  }
+  const auto out = static_cast<size_t>(layer.out);
+  const float* w = layer.weight_t.data() + o0;
+  for (int i = 0; i < layer.in; ++i, w += out) {
+    __m256 wj[kRegs];
+    for (int j = 0; j < kRegs; ++j) wj[j] = _mm256_maskload_ps(w + 8 * j, m.lanes[j]);
+    for (int r = 0; r < 4; ++r) {
+      const __m256 v = _mm256_set1_ps(x[r][i]);
+      for (int j = 0; j < kRegs; ++j) a[r][j] = _mm256_add_ps(a[r][j], _mm256_mul_ps(v, wj[j]));
+    }
+  }
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < kRegs; ++j) _mm256_maskstore_ps(y[r] + o0 + 8 * j, m.lanes[j], a[r][j]);
+}
+
+// Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 16.
+__attribute__((target("avx"))) void dense_tail_4rows_avx(const DenseLayer& layer, const float* const* x, int o0,
+                                                         float* const* y) {
+  const int width = layer.out - o0;
+  const TailMasks m = tail_masks(width);
+  if (width <= 8) dense_tail_4rows<1>(layer, x, o0, m, y);
+  else dense_tail_4rows<2>(layer, x, o0, m, y);
+}
+
+// Outputs [o0, o0 + width) of the row x, summed over the inputs x[idx[j]] for j < n (ascending),
+// or over every input when idx is null (kSparse false), zeros skipped: as dense_outputs<1, 0> and
+// sparse_outputs<0> do, lane k for output o0 + k.
+template <int kRegs, bool kSparse>
+__attribute__((target("avx"), always_inline)) inline void tail_row(const DenseLayer& layer, const float* x,
+                                                                   const int32_t* idx, int n, int o0,
+                                                                   const TailMasks& m, float* y) {
+  const float* b = layer.bias.data() + o0;
+  __m256 a[kRegs];
+  for (int j = 0; j < kRegs; ++j) a[j] = _mm256_maskload_ps(b + 8 * j, m.lanes[j]);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* weights = layer.weight_t.data() + o0;
+  const int count = kSparse ? n : layer.in;
+  for (int k = 0; k < count; ++k) {
+    const int i = kSparse ? idx[k] : k;
+    const float v = x[i];
+    if (!kSparse && v == 0.0f) continue;
+    const __m256 vs = _mm256_set1_ps(v);
+    const float* w = weights + static_cast<size_t>(i) * out;
+    for (int j = 0; j < kRegs; ++j)
+      a[j] = _mm256_add_ps(a[j], _mm256_mul_ps(vs, _mm256_maskload_ps(w + 8 * j, m.lanes[j])));
+  }
+  for (int j = 0; j < kRegs; ++j) _mm256_maskstore_ps(y + o0 + 8 * j, m.lanes[j], a[j]);
+}
+
+// Outputs [o0, layer.out) of one row: the last fewer than 16, over every input (idx null) or over
+// the n listed in idx.
+__attribute__((target("avx"))) void tail_row_avx(const DenseLayer& layer, const float* x, const int32_t* idx, int n,
+                                                 int o0, float* y) {
+  const int width = layer.out - o0;
+  const TailMasks m = tail_masks(width);
+  if (idx == nullptr) {
+    if (width <= 8) tail_row<1, false>(layer, x, nullptr, 0, o0, m, y);
+    else tail_row<2, false>(layer, x, nullptr, 0, o0, m, y);
+  } else {
+    if (width <= 8) tail_row<1, true>(layer, x, idx, n, o0, m, y);
+    else tail_row<2, true>(layer, x, idx, n, o0, m, y);
+  }
+}
+
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
@@ -401,7 +612,7 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     }
     int o0 = 0;
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
-    if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
   for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then 16, then the rest
     const float* xs[1] = {x + static_cast<size_t>(r) * in};
@@ -409,7 +620,7 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     int o0 = 0;
     for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, xs[0], o0, ys[0]);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
-    if (o0 < layer.out) dense_outputs<1, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) tail_row_avx(layer, xs[0], nullptr, 0, o0, ys[0]);
   }
 }
 #endif
@@ -466,6 +677,9 @@ void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const R
 // weight registers read once for the four rows. Not FMA either: the same bits as AVX and SSE2.
 typedef float Floats16 __attribute__((vector_size(64)));
 
+// tanh of y[0..n) in place, 16 values a register (as tanh_all_avx: the same bits).
+__attribute__((target("avx512f"))) void tanh_all_avx512(float* y, size_t n) { tanh_all_lanes<Floats16>(y, n); }
+
 // Outputs [o0, o0 + 32) of the four rows x[0..4).
 __attribute__((target("avx512f"))) void dense_outputs_avx512(const DenseLayer& layer, const float* const* x, int o0,
                                                              float* const* y) {
@@ -488,7 +702,7 @@ __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& laye
     int o0 = 0;
     for (; o0 + 32 <= layer.out; o0 += 32) dense_outputs_avx512(layer, xs, o0, ys);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
-    if (o0 < layer.out) dense_outputs<4, 0>(layer, xs, o0, layer.out - o0, ys);
+    if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
   if (r < rows) dense_sums_avx(layer, x + static_cast<size_t>(r) * in, rows - r, y + static_cast<size_t>(r) * out);
 }
@@ -525,7 +739,48 @@ __attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, con
     int o0 = 0;
     for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx64(layer, row, row_idx, n, o0, row_y);
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) sparse_outputs<kOutTile>(layer, row, row_idx, n, o0, kOutTile, row_y);
-    if (o0 < layer.out) sparse_outputs<0>(layer, row, row_idx, n, o0, layer.out - o0, row_y);
+    if (o0 < layer.out) tail_row_avx(layer, row, row_idx, n, o0, row_y);
+  }
+}
+
+// As sparse_outputs_avx64 in four AVX-512 registers: half the multiplies and adds (instructions)
+// a non-zero input for the same 64 outputs. Lane k does what sparse_outputs does for output o0 + k.
+__attribute__((target("avx512f"))) inline Floats16 load16(const float* p) {
+  Floats16 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+__attribute__((target("avx512f"))) void sparse_outputs_avx512_64(const DenseLayer& layer, const float* x,
+                                                                 const int32_t* idx, int n, int o0, float* y) {
+  const float* b = layer.bias.data() + o0;
+  // four named registers, not an array of them: the array went through memory every input
+  Floats16 a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* weights = layer.weight_t.data() + o0;
+  for (int j = 0; j < n; ++j) {
+    const float v = x[idx[j]];
+    const float* w = weights + static_cast<size_t>(idx[j]) * out;
+    a0 += v * load16(w), a1 += v * load16(w + 16), a2 += v * load16(w + 32), a3 += v * load16(w + 48);
+  }
+  const Floats16 sums[4] = {a0, a1, a2, a3};
+  __builtin_memcpy(y + o0, sums, sizeof sums);
+}
+
+// As sparse_sums_avx, 64 outputs at a time in AVX-512 registers.
+__attribute__((target("avx512f"))) void sparse_sums_avx512(const DenseLayer& layer, const float* x, int rows,
+                                                           const RowNonzero& nz, float* y) {
+  const auto in = static_cast<size_t>(layer.in);
+  const auto out = static_cast<size_t>(layer.out);
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + static_cast<size_t>(r) * in;
+    const int32_t* row_idx = nz.idx + static_cast<size_t>(r) * nz.stride;
+    float* row_y = y + static_cast<size_t>(r) * out;
+    const int n = nz.counts[r];
+    int o0 = 0;
+    for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx512_64(layer, row, row_idx, n, o0, row_y);
+    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) sparse_outputs<kOutTile>(layer, row, row_idx, n, o0, kOutTile, row_y);
+    if (o0 < layer.out) tail_row_avx(layer, row, row_idx, n, o0, row_y);
   }
 }
 #endif
@@ -570,7 +825,8 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
   }
   if (sparse) {
 #ifdef DIMSUM_POLICY_AVX
-    if (avx) sparse_sums_avx(layer, x, rows, nz, y);
+    if (avx512) sparse_sums_avx512(layer, x, rows, nz, y);
+    else if (avx) sparse_sums_avx(layer, x, rows, nz, y);
     else sparse_sums_sse2(layer, x, rows, nz, y);
 #else
     sparse_sums_sse2(layer, x, rows, nz, y);
@@ -585,7 +841,15 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
     dense_sums_sse2(layer, x, rows, y);
 #endif
   }
-  activate(layer.activation, y, static_cast<size_t>(rows) * static_cast<size_t>(layer.out));
+  const size_t values = static_cast<size_t>(rows) * static_cast<size_t>(layer.out);
+#ifdef DIMSUM_POLICY_AVX
+  if (layer.activation == Activation::kTanh && avx) {  // wider registers, the same bits (tanh_all_avx)
+    if (avx512) tanh_all_avx512(y, values);
+    else tanh_all_avx(y, values);
+    return;
+  }
+#endif
+  activate(layer.activation, y, values);
 }
 
 }  // namespace
