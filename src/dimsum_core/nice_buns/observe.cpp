@@ -8,6 +8,12 @@
 // bits as the element-by-element form: a zeroed float is +0.0f, as `j == i ? 1.0f : 0.0f` gave.
 #include <array>
 #include <cstring>
+// DIMSUM_PORTABLE_BYTE_COUNTS: counts_at's portable loop on x86_64 too (to check here that it gives
+// the same bytes: it is what aarch64 and s390x run)
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(DIMSUM_PORTABLE_BYTE_COUNTS)
+#define DIMSUM_SSE2_BYTE_COUNTS 1
+#include <emmintrin.h>
+#endif
 
 #include "engine.hpp"
 
@@ -36,9 +42,19 @@ inline void bits_at(float* out, unsigned mask, int n) {
   std::memcpy(out, kBitFloats[mask & 15u].data(), sizeof(float) * static_cast<size_t>(n));
 }
 
-// The counts of kinds [0, n) of a Buns word (one byte each) as n floats: 0..255 convert exactly.
+// The counts of kinds [0, n) of a Buns word (one byte each) as n floats (n is 4 or 5): 0..255
+// convert exactly, so both forms below give the same bits. With SSE2 (every x86_64) the first four
+// are widened and converted together, one store (about 6 instructions, where GCC's own
+// vectorisation of the loop took about 18 a word, 5P + 9 counts a row); the fifth on its own.
 inline void counts_at(float* out, uint64_t w, int n) {
+#if defined(DIMSUM_SSE2_BYTE_COUNTS)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(&w));
+  _mm_storeu_ps(out, _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero)));
+  if (n > 4) out[4] = static_cast<float>(static_cast<int>(w >> 32 & 255u));
+#else
   for (int k = 0; k < n; ++k) out[k] = static_cast<float>(static_cast<int>(w >> (8 * k) & 255u));
+#endif
 }
 
 }  // namespace
