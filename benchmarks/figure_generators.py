@@ -221,3 +221,4 @@ from . import figure_generators_api  # noqa: E402,F401  (registers the per-call 
 from . import figure_generators_batch  # noqa: E402,F401  (registers BatchEnv's)
 from . import figure_generators_search  # noqa: E402,F401  (registers IS-MCTS's scaling)
 from . import figure_generators_callgrind  # noqa: E402,F401  (registers the instruction counts)
+from . import figure_generators_training  # noqa: E402,F401  (registers training with SB3)

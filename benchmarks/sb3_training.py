@@ -39,7 +39,7 @@ import gc
 import os
 import resource
 import time
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import numpy as np
 import torch
@@ -176,10 +176,13 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def env_only(game: str, opponent: str, options: Dict[str, Any], num_envs: int, calls: int) -> None:
+VEC_ONLY, RAW_ONLY = "DimsumVecEnv (step + masks)", "BatchEnv (learner seat, raw)"  # env_only's two
+
+
+def env_only(game: str, opponent: str, options: Dict[str, Any], num_envs: int, calls: int) -> Dict[str, Dict[str, float]]:
     """Learner steps/s of DimsumVecEnv (step and MaskablePPO's mask call, ``env_method("action_masks")``
     stacked as sb3-contrib stacks it) and of the raw BatchEnv.step, one thread each, by the wall
-    clock and by CPU time."""
+    clock and by CPU time: {label: {"wall": steps/s, "cpu": steps/s}}."""
     vec = DimsumVecEnv(game, num_envs=num_envs, threads=1, opponent=opponent, seed=0, **options)
     vec.reset()
     sample = vec.batch_env.sample_actions
@@ -191,14 +194,44 @@ def env_only(game: str, opponent: str, options: Dict[str, Any], num_envs: int, c
     raw = dimsum.BatchEnv(dimsum.make(game, **options), num_envs, seed=0, threads=1, learner_seat=0,
                           opponent=opponent)
     raw.reset()
-    for label, step in [("DimsumVecEnv (step + masks)", vec_step),
-                        ("BatchEnv (learner seat, raw)", lambda k: raw.step(raw.sample_actions(k)))]:
+    rates = {}
+    for label, step in [(VEC_ONLY, vec_step), (RAW_ONLY, lambda k: raw.step(raw.sample_actions(k)))]:
         t0, c0 = time.perf_counter(), time.process_time()
         for k in range(calls):
             step(k)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        rates[label] = {"wall": num_envs * calls / wall, "cpu": num_envs * calls / cpu}
         print(f"env only, {num_envs} envs, 1 thread: {label:30s} {num_envs * calls / wall / 1e3:6.0f} k learner "
               f"steps/s wall, {num_envs * calls / cpu / 1e3:6.0f} k CPU", flush=True)
+    return rates
+
+
+def side_by_side(game: str, options: Dict[str, Any], opponent: str, envs: List[int], steps: int, rollout: int,
+                 env_threads: int, seeds: Iterator[int]) -> List[Tuple[int, Dict[str, Any], Dict[str, Any]]]:
+    """At each env count, the C++ VecEnv then DummyVecEnv learn the same steps (at least two
+    rollouts of ``rollout`` learner steps), each with its own seed: [(n, C++ row, Dummy row)]."""
+    runs = []
+    for n in envs:
+        n_steps = max(1, rollout // n)
+        run_steps = max(steps, 2 * n * n_steps)  # at least two rollouts
+        cxx = train(f"DimsumVecEnv (C++), {n} envs",
+                    DimsumVecEnv(game, num_envs=n, opponent=opponent, threads=env_threads, **options),
+                    run_steps, n_steps, int(next(seeds)))
+        dummy = train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, opponent, options)] * n),
+                      run_steps, n_steps, int(next(seeds)))
+        print(f"{n} envs: C++ over DummyVecEnv, rollout steps/s {cxx['rollout'] / dummy['rollout']:.2f}x wall, "
+              f"{cxx['rollout_cpu'] / dummy['rollout_cpu']:.2f}x CPU; total {cxx['total'] / dummy['total']:.2f}x wall, "
+              f"{cxx['total_cpu'] / dummy['total_cpu']:.2f}x CPU", flush=True)
+        runs.append((n, cxx, dummy))
+    return runs
+
+
+def subproc(game: str, options: Dict[str, Any], opponent: str, num_envs: int, steps: int, rollout: int,
+            seed: int) -> Dict[str, Any]:
+    """SubprocVecEnv of ``num_envs`` single envs, one process each."""
+    return train(f"SubprocVecEnv(DimsumEnv), {num_envs} envs",
+                 SubprocVecEnv([single_env(game, opponent, options)] * num_envs),
+                 steps, max(1, rollout // num_envs), seed)
 
 
 def main() -> None:
@@ -237,23 +270,10 @@ def main() -> None:
           f"load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     seeds = iter(np.random.SeedSequence().generate_state(2 * len(args.envs) + 1))  # fresh seeds, one per run
-    opponent = args.opponent
-    for n in args.envs:
-        n_steps = max(1, args.rollout // n)
-        steps = max(args.steps, 2 * n * n_steps)  # at least two rollouts
-        cxx = train(f"DimsumVecEnv (C++), {n} envs",
-                    DimsumVecEnv(game, num_envs=n, opponent=opponent, threads=args.env_threads, **options),
-                    steps, n_steps, int(next(seeds)))
-        dummy = train(f"DummyVecEnv(DimsumEnv), {n} envs", DummyVecEnv([single_env(game, opponent, options)] * n),
-                      steps, n_steps, int(next(seeds)))
-        print(f"{n} envs: C++ over DummyVecEnv, rollout steps/s {cxx['rollout'] / dummy['rollout']:.2f}x wall, "
-              f"{cxx['rollout_cpu'] / dummy['rollout_cpu']:.2f}x CPU; total {cxx['total'] / dummy['total']:.2f}x wall, "
-              f"{cxx['total_cpu'] / dummy['total_cpu']:.2f}x CPU", flush=True)
-    s = args.subproc_envs
-    if s > 0:
-        train(f"SubprocVecEnv(DimsumEnv), {s} envs", SubprocVecEnv([single_env(game, opponent, options)] * s),
-              args.steps, max(1, args.rollout // s), int(next(seeds)))
-    env_only(game, opponent, options, 64, args.env_only_calls)
+    side_by_side(game, options, args.opponent, args.envs, args.steps, args.rollout, args.env_threads, seeds)
+    if args.subproc_envs > 0:
+        subproc(game, options, args.opponent, args.subproc_envs, args.steps, args.rollout, int(next(seeds)))
+    env_only(game, args.opponent, options, 64, args.env_only_calls)
 
 
 if __name__ == "__main__":
