@@ -17,7 +17,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from .figure_provenance import ROOT, Measuring
 
@@ -188,20 +188,18 @@ def memory_table(rounds: Optional[int]) -> str:
         + "\n\n" + m.line("memory_per_env", None, "one run a game")
 
 
-@register("native_pig_callgrind")
-def native_pig_table(rounds: Optional[int]) -> str:
-    """`python -m benchmarks.native_side_by_side --peer pig --game nice_buns --callgrind` (its
-    callgrind_table, in this process): instructions per decision, apply and game of Nice Buns'
-    C++ playouts (300 games) and OpenSpiel's pig in evaluate_bots (1,000 games), each less a run
-    of none; pig's decisions per game counted over 4,000 Python games. Exact: no rounds."""
+def native_callgrind_table(name: str, peer: str, ours_game: str, players: Tuple[int, ...], peer_games: int,
+                           count_games: int) -> str:
+    """Instructions per decision, apply and game of our C++ playouts (300 games) and of OpenSpiel's
+    `peer` in evaluate_bots (`peer_games` games), each less a run of none; the peer's decisions and
+    applies per game counted over `count_games` Python games. Exact: no rounds."""
     import pyspiel
 
     from . import native_side_by_side as side
 
-    players = (2, 4)
     with Measuring() as m:
-        counts = {p: side.peer_counts_per_game(side.peer_game(pyspiel, "pig", p), 4000) for p in players}
-        measured = side.callgrind_table("pig", "nice_buns", players, 300, 1000, counts)
+        counts = {p: side.peer_counts_per_game(side.peer_game(pyspiel, peer, p), count_games) for p in players}
+        measured = side.callgrind_table(peer, ours_game, players, 300, peer_games, counts)
     rows = []
     for r in measured:
         ours_d, ours_g = r["ours_per_decision"], r["ours_per_game"]
@@ -211,10 +209,28 @@ def native_pig_table(rounds: Optional[int]) -> str:
                      f"{r['peer_per_decision'] / ours_d:.2f}x ({r['peer_loop_per_decision'] / ours_d:.2f}x)",
                      f"{r['peer_loop_per_apply'] / ours_d:.2f}x",
                      f"{r['peer_per_game'] / ours_g:.2f}x ({r['peer_loop_per_game'] / ours_g:.2f}x)"])
-    return table(["players", "Nice Buns a decision (= apply)", "a game", "pig a decision (loop only)",
-                  "pig loop, an apply", "pig / Nice Buns per decision (loop only)", "per apply, loop only",
+    ours = title(ours_game)
+    return table(["players", f"{ours} a decision (= apply)", "a game", f"{peer} a decision (loop only)",
+                  f"{peer} loop, an apply", f"{peer} / {ours} per decision (loop only)", "per apply, loop only",
                   "per game (loop only)"], "rrrrrrrr", rows) \
-        + "\n\n" + m.line("native_pig_callgrind", None, "instruction counts (callgrind), which the load does not change")
+        + "\n\n" + m.line(name, None, "instruction counts (callgrind), which the load does not change")
+
+
+@register("native_pig_callgrind")
+def native_pig_table(rounds: Optional[int]) -> str:
+    """`python -m benchmarks.native_side_by_side --peer pig --game nice_buns --callgrind` (its
+    callgrind_table, in this process): Nice Buns' C++ playouts against OpenSpiel's pig in
+    evaluate_bots (1,000 games), 2 and 4 players; pig's decisions per game over 4,000 Python games."""
+    return native_callgrind_table("native_pig_callgrind", "pig", "nice_buns", (2, 4), 1000, 4000)
+
+
+@register("native_hanabi_callgrind")
+def native_hanabi_table(rounds: Optional[int]) -> str:
+    """`python -m benchmarks.native_side_by_side --peer hanabi --callgrind --peer-count-games 2000`
+    (its callgrind_table, in this process): Dim Sum Jam's C++ playouts against OpenSpiel's hanabi
+    in evaluate_bots (300 games), 3 and 4 players; hanabi's decisions per game over 2,000 Python
+    games."""
+    return native_callgrind_table("native_hanabi_callgrind", "hanabi", "dim_sum_jam", (3, 4), 300, 2000)
 
 
 from . import figure_generators_api  # noqa: E402,F401  (registers the per-call figures)
