@@ -44,8 +44,10 @@ def _peer(game, rng: random.Random, observe: bool) -> Tuple[float, int]:
 
 @register("python_loop_vs_openspiel", rounds=5)
 def python_loop_table(rounds: int) -> str:
-    """Each game against its OpenSpiel peer, both driven by a Python loop of legal actions, a
-    uniformly random choice and apply (the acting player's observation read first where the row
+    """`python -m benchmarks.figures --only python_loop_vs_openspiel --rounds N` (no script of its
+    own: the loops are benchmarks/workloads.py's, which the pytest-benchmark suites run too). Each
+    game against its OpenSpiel peer, both driven by a Python loop of legal actions, a uniformly
+    random choice and apply (the acting player's observation read first where the row
     says so), alternating within each round on fresh seeds: CPU ns a player's decision, and the
     peer's over ours."""
     import pyspiel
