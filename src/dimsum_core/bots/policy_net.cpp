@@ -17,6 +17,8 @@
 
 #include "policy_net.hpp"
 
+#include "../common/observation_row.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -164,7 +166,6 @@ namespace {
 struct LaneTable {
   alignas(16) int32_t lanes[16][4];  // row m: the bits set in m, ascending, then zeros
   int32_t count[16];                 // how many bits m has
-  alignas(16) float ones[16][4];     // row m: 1.0f in the lanes set in m, 0.0f elsewhere (the mask's input)
 };
 
 constexpr LaneTable lane_table() {
@@ -172,7 +173,6 @@ constexpr LaneTable lane_table() {
   for (int m = 0; m < 16; ++m) {
     int c = 0;
     for (int k = 0; k < 4; ++k) {
-      t.ones[m][k] = (m >> k & 1) != 0 ? 1.0f : 0.0f;
       if ((m >> k & 1) != 0) t.lanes[m][c++] = k;
     }
     t.count[m] = c;
@@ -240,7 +240,7 @@ inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonz
 // and the legal ones' indices base + k appended to nonzero[n...] (as append_lanes); the new n.
 inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t* nonzero, int n) {
   const unsigned mask = nonzero_lanes(legal);
-  std::memcpy(input, kLaneTable.ones[mask], 4 * sizeof(float));
+  write_four_bits(input, mask, 4);  // 1.0f in the legal lanes (common/observation_row.hpp)
   return append_lanes(mask, base, nonzero, n);
 }
 
