@@ -133,10 +133,6 @@ extensions.append(
 
 
 class BuildExt(build_ext):
-    def initialize_options(self):
-        super().initialize_options()
-        self.developing = False  # set by run()
-
     def finalize_options(self):
         super().finalize_options()
         jobs = os.environ.get("DIMSUM_BUILD_JOBS")
@@ -144,14 +140,17 @@ class BuildExt(build_ext):
             self.parallel = int(jobs)
 
     def run(self):
-        # In-place (--inplace) and editable builds are a developer's: symbols kept (build_extension).
-        self.developing = bool(self.inplace or getattr(self, "editable_mode", False))
+        # In-place (--inplace) and editable builds are a developer's: symbols kept.
+        developing = bool(self.inplace or getattr(self, "editable_mode", False))
         if self.inplace:
             # built apart from an installed build's stripped modules in build/lib*, which would
             # otherwise count as up to date and be copied into the checkout as they are
             self.build_lib += "-inplace"
-        if self.developing:
+        if developing:
             self.remove_stale_batch_modules()
+        elif not KEEP_SYMBOLS:
+            for ext in self.extensions:  # an installed build: linked without its symbol table
+                ext.extra_link_args = list(ext.extra_link_args) + STRIP_LINK_FLAGS
         super().run()
 
     @staticmethod
@@ -180,8 +179,6 @@ class BuildExt(build_ext):
         return super().get_export_symbols(ext)
 
     def build_extension(self, ext):
-        if not self.developing and not KEEP_SYMBOLS:
-            ext.extra_link_args = list(ext.extra_link_args) + STRIP_LINK_FLAGS
         # macOS links Python modules with -bundle, which a C program cannot link against: the C API
         # is linked as a dynamic library instead (only the flag differs; a module loads either way)
         if ext.name != CAPI_NAME or sys.platform != "darwin":
