@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import List, Tuple
+from typing import Callable, List, Tuple
 
 from .figure_generators import register, spread, table, title
 from .figure_provenance import Measuring
@@ -18,27 +18,12 @@ PAIRS = [("yum_cha", {"players": 2}, "gin_rummy", {}, True),
 SECONDS = 0.5  # CPU seconds of games a side a round, at least
 
 
-def _ours(game, rng: random.Random, observe: bool) -> Tuple[float, int]:
-    """Whole random games (workloads.python_random_game, fresh seeds) until SECONDS of CPU: the
-    CPU seconds and the decisions (every step is one: chance is sampled inside `apply`)."""
-    from .workloads import python_random_game
-
+def _decisions_for(seconds: float, play_game: Callable[[], int]) -> Tuple[float, int]:
+    """Whole games of `play_game` (each returning its players' decisions) until `seconds` of CPU:
+    the CPU seconds taken and the decisions."""
     decisions, t0 = 0, time.process_time()
-    while time.process_time() - t0 < SECONDS:
-        decisions += python_random_game(game, rng.getrandbits(63), observe)
-    return time.process_time() - t0, decisions
-
-
-def _peer(game, rng: random.Random, observe: bool) -> Tuple[float, int]:
-    """OpenSpiel's loop (workloads.openspiel_random_step: chance outcomes drawn from the loop too)
-    until SECONDS of CPU: the CPU seconds and the players' decisions."""
-    from .workloads import openspiel_random_step
-
-    decisions, t0 = 0, time.process_time()
-    while time.process_time() - t0 < SECONDS:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            decisions += openspiel_random_step(state, rng, observe)
+    while time.process_time() - t0 < seconds:
+        decisions += play_game()
     return time.process_time() - t0, decisions
 
 
@@ -54,6 +39,8 @@ def python_loop_table(rounds: int) -> str:
 
     import dimsum
 
+    from .workloads import openspiel_random_game, python_random_game
+
     rng = random.Random()  # fresh seeds every run
     rows: List[List[str]] = []
     with Measuring() as m:
@@ -61,9 +48,14 @@ def python_loop_table(rounds: int) -> str:
             ours, peer = dimsum.make(ours_name, **options), pyspiel.load_game(peer_name, params)
             ours_ns, peer_ns = [], []
             for _ in range(rounds):
-                seconds, decisions = _ours(ours, rng, observe)
+                # ours: every step is a decision (chance is sampled inside `apply`); the peer's
+                # loop draws chance outcomes too, which are not decisions
+                seconds, decisions = _decisions_for(
+                    SECONDS, lambda: python_random_game(ours, rng.getrandbits(63), observe))
                 ours_ns.append(1e9 * seconds / decisions)
-                seconds, decisions = _peer(peer, random.Random(rng.getrandbits(63)), observe)
+                peer_rng = random.Random(rng.getrandbits(63))
+                seconds, decisions = _decisions_for(
+                    SECONDS, lambda: openspiel_random_game(peer, peer_rng, observe)[1])
                 peer_ns.append(1e9 * seconds / decisions)
             players = options["players"]
             rows.append([f"{title(ours_name)} ({players}p) / {peer_name} ({params.get('players', 2)}p)",

@@ -12,20 +12,14 @@ import random
 
 import pytest
 
-from .workloads import openspiel_random_step
+from .workloads import openspiel_random_game
 
 GAMES = 4
 
 
 def _openspiel_python_loop(game, seed, observe):
     rng = random.Random(seed)
-    steps = 0
-    for _ in range(GAMES):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            openspiel_random_step(state, rng, observe)
-            steps += 1
-    return steps
+    return sum(openspiel_random_game(game, rng, observe)[0] for _ in range(GAMES))
 
 
 @pytest.mark.parametrize("peer,observe", [("pig", False), ("gin_rummy", False), ("hanabi", True)])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Tuple
 
 import numpy as np
 
@@ -28,6 +28,17 @@ def openspiel_random_step(state, rng: random.Random, observe: bool = False) -> b
         state.observation_tensor(state.current_player())
     state.apply_action(rng.choice(state.legal_actions()))
     return True
+
+
+def openspiel_random_game(game, rng: random.Random, observe: bool = False) -> Tuple[int, int]:
+    """One whole uniformly random OpenSpiel game of openspiel_random_step: its steps (chance
+    outcomes included) and its players' decisions."""
+    state = game.new_initial_state()
+    steps = decisions = 0
+    while not state.is_terminal():
+        decisions += openspiel_random_step(state, rng, observe)
+        steps += 1
+    return steps, decisions
 
 
 def dimsum_random_step(state, rng: random.Random) -> None:
