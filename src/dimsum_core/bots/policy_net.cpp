@@ -30,9 +30,16 @@
 #define DIMSUM_POLICY_SSE2 1
 #endif
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-// the AVX kernels' masked loads and stores (a layer's last outputs); GCC and Clang declare every
-// intrinsic whatever the -m flags, each usable in a function of that target (DIMSUM_POLICY_AVX below)
+// The kernels are compiled for any x86-64 (SSE2) and for AVX and AVX-512 (twice and four times as
+// wide), chosen at run time. Not FMA: each lane does the same multiply, then add, as SSE2 and a
+// scalar loop do, so every build and every CPU gives the same bits (a fused multiply-add rounds
+// once, not twice). GCC and Clang declare every intrinsic whatever the -m flags, each usable in a
+// function of that target.
 #include <immintrin.h>
+#define DIMSUM_POLICY_AVX 1
+#define DIMSUM_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define DIMSUM_ALWAYS_INLINE inline
 #endif
 
 namespace dimsum::bots {
@@ -244,6 +251,78 @@ inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t
   return append_lanes(mask, base, nonzero, n);
 }
 
+#ifdef DIMSUM_POLICY_AVX
+// make_input sixteen values at a time on a CPU with AVX-512F, with no branch per group: the
+// group's 16-bit mask of non-zero values picks their indices with one compress (vpcompressd),
+// stored whole, as append_lanes stores four (the lanes past the count are junk, overwritten next),
+// so nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
+// and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
+// mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
+// batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
+bool has_avx512_input() {
+  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
+  return yes;
+}
+
+// What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
+// when offset is null (not normalized).
+struct InputScale {
+  const float* offset;
+  const float* scale;
+  const float* at_zero;
+  float clip;
+};
+
+// Appends base + i + k to nonzero[n...] for each lane k of `listed`; the new n.
+__attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes16(__mmask16 listed, int32_t at,
+                                                                                  int32_t* nonzero, int n) {
+  const __m512i indices = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                           _mm512_set1_epi32(at));
+  _mm512_storeu_si512(nonzero + n, _mm512_maskz_compress_epi32(listed, indices));
+  return n + __builtin_popcount(listed);
+}
+
+// input[0, 16 * groups) from the observation, as observation_input's four-lane loop writes it
+// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
+__attribute__((target("avx512f,popcnt"))) int observation_groups_avx512(const float* observation, int groups,
+                                                                        const InputScale& norm, float* input,
+                                                                        int32_t base, int32_t* nonzero, int n) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(-norm.clip), hi = _mm512_set1_ps(norm.clip);
+  for (int i = 0; i < 16 * groups; i += 16) {
+    __m512 v = _mm512_loadu_ps(observation + i);
+    const __mmask16 seen = _mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
+    if (norm.offset != nullptr) {
+      v = _mm512_mul_ps(_mm512_sub_ps(v, _mm512_loadu_ps(norm.offset + i)), _mm512_loadu_ps(norm.scale + i));
+      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
+      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
+      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(hi, v, _CMP_LT_OQ), v, hi);
+      v = _mm512_maskz_sub_ps(seen, v, _mm512_loadu_ps(norm.at_zero + i));
+    } else {
+      v = _mm512_maskz_mov_ps(seen, v);
+    }
+    _mm512_storeu_ps(input + i, v);
+    n = append_lanes16(_mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ), base + i, nonzero, n);
+  }
+  return n;
+}
+
+// input[0, 16 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
+// base + k (as mask_input4, sixteen actions at a time); the new n.
+__attribute__((target("avx512f,popcnt"))) int mask_groups_avx512(const uint8_t* legal, int groups, float* input,
+                                                                 int32_t base, int32_t* nonzero, int n) {
+  const __m512 ones = _mm512_set1_ps(1.0f);
+  for (int a = 0; a < 16 * groups; a += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(legal + a));
+    const auto zero_bytes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
+    const auto is_legal = static_cast<__mmask16>(~zero_bytes & 0xffffu);
+    _mm512_storeu_ps(input + a, _mm512_maskz_mov_ps(is_legal, ones));
+    n = append_lanes16(is_legal, base + a, nonzero, n);
+  }
+  return n;
+}
+#endif
+
 }  // namespace
 
 int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
@@ -254,6 +333,13 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   const float* scale = obs_scale.data();
   const float* at_zero = obs_at_zero.data();
   int i = 0;
+#ifdef DIMSUM_POLICY_AVX
+  if (has_avx512_input()) {
+    const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
+    n = observation_groups_avx512(observation, size / 16, norm, input, base, nonzero, n);
+    i = size / 16 * 16;
+  }
+#endif
 #if defined(__GNUC__)
   // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
   // skipped at once when all four are zero: most of a one-hot observation
@@ -296,6 +382,12 @@ int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, f
       // eight actions at a time, skipped at once when none is legal (most of them), else four by
       // four by the lane table
       int a = 0;
+#ifdef DIMSUM_POLICY_AVX
+      if (has_avx512_input()) {
+        n = mask_groups_avx512(legal_mask, num_actions / 16, input, base, nonzero, n);
+        a = num_actions / 16 * 16;
+      }
+#endif
       for (; a + 8 <= num_actions; a += 8) {
         uint64_t word;
         std::memcpy(&word, legal_mask + a, sizeof word);
@@ -359,17 +451,6 @@ constexpr int kRowTile = 32;
 // Outputs a pass keeps in registers, for a group of rows at once (each weight read once for the
 // group): their sums never go to memory between the input's columns.
 constexpr int kOutTile = 16;
-
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-// The kernel is compiled twice: for any x86-64 (SSE2) and for AVX (twice as wide), chosen at run
-// time. Not FMA: each lane does the same multiply, then add, as SSE2 and a scalar loop do, so
-// every build and every CPU gives the same bits (a fused multiply-add rounds once, not twice).
-#define DIMSUM_POLICY_AVX 1
-#define DIMSUM_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define DIMSUM_ALWAYS_INLINE inline
-#endif
-
 
 // Outputs [o0, o0 + width) of the kRows rows x[0..kRows) of a dense layer, before the
 // activation: bias, then x[r][i] * W[o][i] added for i ascending, zero inputs skipped (one-hot
@@ -599,6 +680,14 @@ __attribute__((target("avx"))) void tail_row_avx(const DenseLayer& layer, const 
   }
 }
 
+// Outputs [o0, layer.out) of one row x, fewer than 64: 16 at a time, then the last ones.
+__attribute__((target("avx"))) void dense_row_rest_avx(const DenseLayer& layer, const float* x, int o0, float* y) {
+  const float* xs[1] = {x};
+  float* ys[1] = {y};
+  for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
+  if (o0 < layer.out) tail_row_avx(layer, x, nullptr, 0, o0, y);
+}
+
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
@@ -614,13 +703,12 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
     if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
-  for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then 16, then the rest
-    const float* xs[1] = {x + static_cast<size_t>(r) * in};
-    float* ys[1] = {y + static_cast<size_t>(r) * out};
+  for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then the rest
+    const float* row = x + static_cast<size_t>(r) * in;
+    float* row_y = y + static_cast<size_t>(r) * out;
     int o0 = 0;
-    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, xs[0], o0, ys[0]);
-    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
-    if (o0 < layer.out) tail_row_avx(layer, xs[0], nullptr, 0, o0, ys[0]);
+    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, row, o0, row_y);
+    dense_row_rest_avx(layer, row, o0, row_y);
   }
 }
 #endif
@@ -686,6 +774,29 @@ __attribute__((target("avx512f"))) void dense_outputs_avx512(const DenseLayer& l
   dense_outputs_4rows<Floats16>(layer, x, o0, y);
 }
 
+__attribute__((target("avx512f"))) inline Floats16 load16(const float* p) {
+  Floats16 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Outputs [o0, o0 + 64) of one row x in four AVX-512 registers, half dense_row_avx64's multiplies
+// and adds: a move's hidden layers. Every product added, zeros included, as dense_outputs_4rows
+// does (and why): an activation is seldom zero, and a branch per input costs more than its
+// product when one is. Lane k does exactly what dense_outputs does for output o0 + k.
+__attribute__((target("avx512f"))) void dense_row_avx512_64(const DenseLayer& layer, const float* x, int o0, float* y) {
+  const float* b = layer.bias.data() + o0;
+  Floats16 a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48);
+  const auto out = static_cast<size_t>(layer.out);
+  const float* w = layer.weight_t.data() + o0;
+  for (int i = 0; i < layer.in; ++i, w += out) {
+    const float v = x[i];
+    a0 += v * load16(w), a1 += v * load16(w + 16), a2 += v * load16(w + 32), a3 += v * load16(w + 48);
+  }
+  const Floats16 sums[4] = {a0, a1, a2, a3};
+  __builtin_memcpy(y + o0, sums, sizeof sums);
+}
+
 // As dense_sums_avx, four rows at a time 32 outputs wide (then 16, then the rest).
 __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& layer, const float* x, int rows,
                                                           float* y) {
@@ -704,7 +815,13 @@ __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& laye
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
     if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
-  if (r < rows) dense_sums_avx(layer, x + static_cast<size_t>(r) * in, rows - r, y + static_cast<size_t>(r) * out);
+  for (; r < rows; ++r) {  // the last rows (a move's one), one by one: 64 outputs at a time, then the rest
+    const float* row = x + static_cast<size_t>(r) * in;
+    float* row_y = y + static_cast<size_t>(r) * out;
+    int o0 = 0;
+    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx512_64(layer, row, o0, row_y);
+    dense_row_rest_avx(layer, row, o0, row_y);
+  }
 }
 
 // Outputs [o0, o0 + 64) of the row x from its n non-zero inputs idx[0..n): the sums in 8 AVX
@@ -745,11 +862,6 @@ __attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, con
 
 // As sparse_outputs_avx64 in four AVX-512 registers: half the multiplies and adds (instructions)
 // a non-zero input for the same 64 outputs. Lane k does what sparse_outputs does for output o0 + k.
-__attribute__((target("avx512f"))) inline Floats16 load16(const float* p) {
-  Floats16 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
 
 __attribute__((target("avx512f"))) void sparse_outputs_avx512_64(const DenseLayer& layer, const float* x,
                                                                  const int32_t* idx, int n, int o0, float* y) {
