@@ -5,44 +5,26 @@
 // multiply-add (one rounding for a * b + c) would change the last bits, so no compiler may
 // contract one in this file: GCC does in C++ by default (-ffp-contract=fast, even with
 // -std=c++20) wherever the target has FMA (aarch64, and this file's AVX-512 kernels), Clang by
-// default within an expression (-ffp-contract=on). Both are told not to here, before any code
-// (so that the headers' inline functions compiled here follow it too); MSVC does not contract
-// without /fp:contract. tests/test_policy_arithmetic.py checks the activations' bits against the
-// same operations in numpy, and the kernels' bits against each other.
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+// default within an expression (-ffp-contract=on). Both are told not to by policy_simd.hpp,
+// included first (so that the headers' inline functions compiled here follow it too); MSVC does
+// not contract without /fp:contract. tests/test_policy_arithmetic.py checks the activations' bits against the
+// same operations in numpy; tests/test_policy_golden.py every kernel width's logits against the
+// recorded ones (DIMSUM_POLICY_ISA caps the width: policy_simd.hpp). The input row is policy_input.cpp's.
+// policy_simd.hpp first: it turns off contraction for the rest of this file
+#include "policy_simd.hpp"
 
 #include "policy_net.hpp"
 
-#include "../common/observation_row.hpp"
-
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
-
-#if defined(__SSE2__) || defined(_M_X64)
-// x86-64 always has SSE2: make_input finds the non-zero values of a group of four with one
-// compare and a movemask (the portable fallback tests them one by one).
-#include <emmintrin.h>
-#define DIMSUM_POLICY_SSE2 1
-#endif
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__linux__)
-// The kernels are compiled for any x86-64 (SSE2) and for AVX and AVX-512 (twice and four times as
-// wide), chosen at run time. Not FMA: each lane does the same multiply, then add, as SSE2 and a
-// scalar loop do, so every build and every CPU gives the same bits (a fused multiply-add rounds
-// once, not twice). GCC and Clang declare every intrinsic whatever the -m flags, each usable in a
-// function of that target.
-#include <immintrin.h>
-#define DIMSUM_POLICY_AVX 1
-#define DIMSUM_ALWAYS_INLINE __attribute__((always_inline)) inline
-#else
-#define DIMSUM_ALWAYS_INLINE inline
-#endif
+#include <string_view>
 
 namespace dimsum::bots {
+
+using namespace policy_simd;
+
 namespace {
 
 // tanh as a rational function, x * P(x^2) / Q(x^2), of x clamped to +-7.905 (where tanh is
@@ -63,23 +45,6 @@ constexpr float kTanhQ[] = {1.19825839466702e-06f, 1.18534705686654e-04f, 2.2684
                             4.89352518554385e-03f};
 
 #if defined(__GNUC__)
-// Four values at once with GCC's (and Clang's) vector extension: SSE2 on x86-64, NEON on aarch64.
-// A plain loop over tanh_rational is not vectorized: under -ftrapping-math (the default) the
-// compiler keeps the comparisons as branches. Here they are lane masks and bitwise selects.
-typedef float Floats4 __attribute__((vector_size(16)));
-typedef int32_t Ints4 __attribute__((vector_size(16)));
-
-inline Floats4 select4(Ints4 mask, Floats4 a, Floats4 b) {
-  return reinterpret_cast<Floats4>((mask & reinterpret_cast<Ints4>(a)) | (~mask & reinterpret_cast<Ints4>(b)));
-}
-
-// Whether any lane of a comparison's mask is set.
-inline bool any_lane(Ints4 mask) {
-  uint64_t halves[2];
-  __builtin_memcpy(halves, &mask, sizeof halves);
-  return (halves[0] | halves[1]) != 0;
-}
-
 // y[0..lanes) = tanh_rational of each, in place, where Floats is a register of `lanes` floats
 // (Floats4 here, Floats8 and Floats16 in the AVX and AVX-512 kernels below): one source for every
 // width, so that each lane is the same operations in the same order, the same bits, whatever the
@@ -158,289 +123,40 @@ inline void activate(Activation activation, float* y, size_t n) {
 
 }  // namespace
 
+namespace policy_simd {
+
+Isa isa() {
+  static const Isa chosen = [] {
+    Isa widest = Isa::kBase;
+#ifdef DIMSUM_POLICY_AVX
+    if (__builtin_cpu_supports("avx")) widest = Isa::kAvx;
+    // AVX-512's input row counts a group's non-zero values with popcnt (every such CPU has it)
+    if (widest == Isa::kAvx && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt"))
+      widest = Isa::kAvx512;
+#endif
+    const char* cap = std::getenv("DIMSUM_POLICY_ISA");
+    if (cap == nullptr) return widest;
+    const std::string_view name(cap);
+    const Isa limit = name == "base" ? Isa::kBase : name == "avx" ? Isa::kAvx : Isa::kAvx512;
+    return std::min(widest, limit);
+  }();
+  return chosen;
+}
+
+}  // namespace policy_simd
+
+const char* policy_kernels() {
+  switch (isa()) {
+    case Isa::kAvx512: return "avx512";
+    case Isa::kAvx: return "avx";
+    default: return "base";
+  }
+}
+
 int PolicyNet::input_size() const {
   int size = 0;
   for (InputPart part : inputs) size += part == InputPart::kActionMask ? num_actions : observation_size;
   return size;
-}
-
-namespace {
-
-// Listing a group of four values' non-zero entries without a branch or a loop per value: a
-// 4-bit mask of the non-zero lanes picks a row of this table, the lanes set in it (ascending, then
-// zeros) and how many, whose four indices are stored at once (append_lanes). A branch per value
-// mispredicts on one-hot data, and a branch-free store per value is four dependent steps.
-struct LaneTable {
-  alignas(16) int32_t lanes[16][4];  // row m: the bits set in m, ascending, then zeros
-  int32_t count[16];                 // how many bits m has
-};
-
-constexpr LaneTable lane_table() {
-  LaneTable t{};
-  for (int m = 0; m < 16; ++m) {
-    int c = 0;
-    for (int k = 0; k < 4; ++k) {
-      if ((m >> k & 1) != 0) t.lanes[m][c++] = k;
-    }
-    t.count[m] = c;
-  }
-  return t;
-}
-
-constexpr LaneTable kLaneTable = lane_table();
-
-// Bit k set when x[k] != 0 (k < 4): a NaN counts as non-zero and -0.0 as zero, as `x[k] != 0.0f` has it.
-inline unsigned nonzero_lanes(const float* x) {
-#ifdef DIMSUM_POLICY_SSE2
-  return static_cast<unsigned>(_mm_movemask_ps(_mm_cmpneq_ps(_mm_loadu_ps(x), _mm_setzero_ps())));
-#else
-  return unsigned{x[0] != 0.0f} | unsigned{x[1] != 0.0f} << 1 | unsigned{x[2] != 0.0f} << 2 |
-         unsigned{x[3] != 0.0f} << 3;
-#endif
-}
-
-// Bit k set when bytes[k] != 0 (k < 4): the legal actions among four of a mask.
-inline unsigned nonzero_lanes(const uint8_t* bytes) {
-#ifdef DIMSUM_POLICY_SSE2
-  int32_t word;
-  std::memcpy(&word, bytes, sizeof word);
-  const __m128i zero_bytes = _mm_cmpeq_epi8(_mm_cvtsi32_si128(word), _mm_setzero_si128());
-  return ~static_cast<unsigned>(_mm_movemask_epi8(zero_bytes)) & 0xfu;  // the low four bytes' bits, inverted
-#else
-  return unsigned{bytes[0] != 0} | unsigned{bytes[1] != 0} << 1 | unsigned{bytes[2] != 0} << 2 |
-         unsigned{bytes[3] != 0} << 3;
-#endif
-}
-
-// Appends base + k for each bit k set in `mask` (4 bits), ascending, to nonzero[n...]; the new n.
-// Four indices are stored whatever the count (those past it are junk, overwritten by the next
-// append or past the list's end), so nonzero[n + 3] must be in the buffer: it is wherever n is at
-// most the index of the group's first value and the group lies in the row (n counts values before it).
-inline int append_lanes(unsigned mask, int32_t base, int32_t* nonzero, int n) {
-#if defined(__GNUC__)
-  // one vector load, add and store (a plain loop of four was compiled as four scalar ones)
-  Ints4 indices;
-  __builtin_memcpy(&indices, kLaneTable.lanes[mask], sizeof indices);
-  indices += base;
-  __builtin_memcpy(nonzero + n, &indices, sizeof indices);
-#else
-  for (int k = 0; k < 4; ++k) nonzero[n + k] = base + kLaneTable.lanes[mask][k];
-#endif
-  return n + kLaneTable.count[mask];
-}
-
-// Appends base + k to nonzero[n...] for each k < count with x[k] != 0, ascending; the new n.
-// Four values at a time by the lane table; the last one to three by a branch-free store each
-// (the index is written always and kept only when x[k] is not zero). nonzero has room for
-// base + count ints, n <= base (see append_lanes).
-inline int append_nonzero(const float* x, int count, int32_t base, int32_t* nonzero, int n) {
-  int k = 0;
-  for (; k + 4 <= count; k += 4) n = append_lanes(nonzero_lanes(x + k), base + k, nonzero, n);
-  for (; k < count; ++k) {
-    nonzero[n] = base + k;
-    n += x[k] != 0.0f;
-  }
-  return n;
-}
-
-// The mask's part of the input for four actions: input[k] = 1.0f where legal[k] != 0, else 0.0f,
-// and the legal ones' indices base + k appended to nonzero[n...] (as append_lanes); the new n.
-inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t* nonzero, int n) {
-  const unsigned mask = nonzero_lanes(legal);
-  write_four_bits(input, mask, 4);  // 1.0f in the legal lanes (common/observation_row.hpp)
-  return append_lanes(mask, base, nonzero, n);
-}
-
-#ifdef DIMSUM_POLICY_AVX
-// make_input sixteen values at a time on a CPU with AVX-512F, with no branch per group: the
-// group's 16-bit mask of non-zero values picks their indices with one compress (vpcompressd),
-// stored whole, as append_lanes stores four (the lanes past the count are junk, overwritten next),
-// so nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
-// and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
-// mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
-// batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
-bool has_avx512_input() {
-  static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt");
-  return yes;
-}
-
-// What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
-// when offset is null (not normalized).
-struct InputScale {
-  const float* offset;
-  const float* scale;
-  const float* at_zero;
-  float clip;
-};
-
-// Appends base + i + k to nonzero[n...] for each lane k of `listed`; the new n.
-__attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes16(__mmask16 listed, int32_t at,
-                                                                                  int32_t* nonzero, int n) {
-  const __m512i indices = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                           _mm512_set1_epi32(at));
-  _mm512_storeu_si512(nonzero + n, _mm512_maskz_compress_epi32(listed, indices));
-  return n + __builtin_popcount(listed);
-}
-
-// input[0, 16 * groups) from the observation, as observation_input's four-lane loop writes it
-// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
-__attribute__((target("avx512f,popcnt"))) int observation_groups_avx512(const float* observation, int groups,
-                                                                        const InputScale& norm, float* input,
-                                                                        int32_t base, int32_t* nonzero, int n) {
-  const __m512 zero = _mm512_setzero_ps();
-  const __m512 lo = _mm512_set1_ps(-norm.clip), hi = _mm512_set1_ps(norm.clip);
-  for (int i = 0; i < 16 * groups; i += 16) {
-    __m512 v = _mm512_loadu_ps(observation + i);
-    const __mmask16 seen = _mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
-    if (norm.offset != nullptr) {
-      v = _mm512_mul_ps(_mm512_sub_ps(v, _mm512_loadu_ps(norm.offset + i)), _mm512_loadu_ps(norm.scale + i));
-      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
-      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
-      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(hi, v, _CMP_LT_OQ), v, hi);
-      v = _mm512_maskz_sub_ps(seen, v, _mm512_loadu_ps(norm.at_zero + i));
-    } else {
-      v = _mm512_maskz_mov_ps(seen, v);
-    }
-    _mm512_storeu_ps(input + i, v);
-    n = append_lanes16(_mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ), base + i, nonzero, n);
-  }
-  return n;
-}
-
-// input[0, 16 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
-// base + k (as mask_input4, sixteen actions at a time); the new n.
-__attribute__((target("avx512f,popcnt"))) int mask_groups_avx512(const uint8_t* legal, int groups, float* input,
-                                                                 int32_t base, int32_t* nonzero, int n) {
-  const __m512 ones = _mm512_set1_ps(1.0f);
-  for (int a = 0; a < 16 * groups; a += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(legal + a));
-    const auto zero_bytes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
-    const auto is_legal = static_cast<__mmask16>(~zero_bytes & 0xffffu);
-    _mm512_storeu_ps(input + a, _mm512_maskz_mov_ps(is_legal, ones));
-    n = append_lanes16(is_legal, base + a, nonzero, n);
-  }
-  return n;
-}
-#endif
-
-}  // namespace
-
-int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
-  // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's, std::clamp's
-  const int size = observation_size;
-  const bool normalized = !obs_scale.empty();
-  const float* offset = obs_offset.data();
-  const float* scale = obs_scale.data();
-  const float* at_zero = obs_at_zero.data();
-  int i = 0;
-#ifdef DIMSUM_POLICY_AVX
-  if (has_avx512_input()) {
-    const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
-    n = observation_groups_avx512(observation, size / 16, norm, input, base, nonzero, n);
-    i = size / 16 * 16;
-  }
-#endif
-#if defined(__GNUC__)
-  // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
-  // skipped at once when all four are zero: most of a one-hot observation
-  const Floats4 zero = {0, 0, 0, 0};
-  const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
-  for (; i + 4 <= size; i += 4) {
-    Floats4 v;
-    __builtin_memcpy(&v, observation + i, sizeof v);
-    if (!any_lane(v != zero)) {  // four zeros: an input of zeros (see obs_at_zero), nothing to list
-      __builtin_memcpy(input + i, &zero, sizeof zero);
-      continue;
-    }
-    if (normalized) {
-      Floats4 off, sc, z;
-      __builtin_memcpy(&off, offset + i, sizeof off);
-      __builtin_memcpy(&sc, scale + i, sizeof sc);
-      __builtin_memcpy(&z, at_zero + i, sizeof z);
-      v = (v - off) * sc;
-      v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
-    }
-    __builtin_memcpy(input + i, &v, sizeof v);
-    n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
-  }
-#endif
-  for (; i < size; ++i) {  // the last values (every value without the vector extension)
-    const float v = normalized ? std::clamp((observation[i] - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
-                               : observation[i];
-    input[i] = v;
-    nonzero[n] = base + i;  // written always, kept only if v is not zero
-    n += v != 0.0f;
-  }
-  return n;
-}
-
-int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const {
-  int n = 0;
-  int32_t base = 0;
-  for (InputPart part : inputs) {
-    if (part == InputPart::kActionMask) {
-      // eight actions at a time, skipped at once when none is legal (most of them), else four by
-      // four by the lane table
-      int a = 0;
-#ifdef DIMSUM_POLICY_AVX
-      if (has_avx512_input()) {
-        n = mask_groups_avx512(legal_mask, num_actions / 16, input, base, nonzero, n);
-        a = num_actions / 16 * 16;
-      }
-#endif
-      for (; a + 8 <= num_actions; a += 8) {
-        uint64_t word;
-        std::memcpy(&word, legal_mask + a, sizeof word);
-        if (word == 0) {
-          std::fill(input + a, input + a + 8, 0.0f);
-          continue;
-        }
-        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
-        n = mask_input4(legal_mask + a + 4, input + a + 4, base + a + 4, nonzero, n);
-      }
-      if (a + 4 <= num_actions) {
-        n = mask_input4(legal_mask + a, input + a, base + a, nonzero, n);
-        a += 4;
-      }
-      for (int k = a; k < num_actions; ++k) {  // the last one to three actions
-        input[k] = legal_mask[k] ? 1.0f : 0.0f;
-        nonzero[n] = base + k;  // written always, kept only if the action is legal
-        n += legal_mask[k] != 0;
-      }
-      input += num_actions;
-      base += num_actions;
-    } else {
-      n = observation_input(observation, input, base, nonzero, n);
-      input += observation_size;
-      base += observation_size;
-    }
-  }
-  return n;
-}
-
-int PolicyNet::make_input(const float* observation, const int16_t* legal, int num_legal, float* input,
-                          int32_t* nonzero) const {
-  int n = 0;
-  int32_t base = 0;
-  for (InputPart part : inputs) {
-    if (part == InputPart::kActionMask) {
-      // the legal actions are the mask's non-zero entries: listed from them, not found by a scan
-      std::fill(input, input + num_actions, 0.0f);
-      for (int k = 0; k < num_legal; ++k) {
-        input[legal[k]] = 1.0f;
-        nonzero[n + k] = base + legal[k];
-      }
-      if (!std::is_sorted(nonzero + n, nonzero + n + num_legal)) std::sort(nonzero + n, nonzero + n + num_legal);
-      n += num_legal;
-      input += num_actions;
-      base += num_actions;
-    } else {
-      n = observation_input(observation, input, base, nonzero, n);
-      input += observation_size;
-      base += observation_size;
-    }
-  }
-  return n;
 }
 
 namespace {
@@ -918,12 +634,7 @@ bool list_nonzero(const DenseLayer& layer, const float* x, int rows, PolicyScrat
 // they were written (make_input), or null.
 void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, PolicyScratch& scratch,
                 const RowNonzero* given) {
-#ifdef DIMSUM_POLICY_AVX
-  static const bool avx = __builtin_cpu_supports("avx");
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-#else
-  constexpr bool avx = false;
-#endif
+  const bool avx = isa() >= Isa::kAvx, avx512 = isa() == Isa::kAvx512;
   RowNonzero nz{};
   bool sparse = false;
   if (given != nullptr) {
@@ -949,7 +660,7 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
     else if (avx) dense_sums_avx(layer, x, rows, y);
     else dense_sums_sse2(layer, x, rows, y);
 #else
-    (void)avx;
+    (void)avx, (void)avx512;  // base kernels only
     dense_sums_sse2(layer, x, rows, y);
 #endif
   }

@@ -136,6 +136,11 @@ struct PolicyNet {
   int observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const;
 };
 
+// The kernels this process evaluates networks with, "base" (SSE2 on x86-64, portable code
+// elsewhere), "avx" or "avx512": the CPU's widest, unless the environment variable
+// DIMSUM_POLICY_ISA caps them (read once). Every width gives the same bits.
+const char* policy_kernels();
+
 // A legal action from `logits`: the greedy one (highest logit, the lowest action on a tie) or
 // one drawn from softmax(logits / temperature) over the legal actions. n >= 1.
 int choose_action(const float* logits, const int16_t* legal, int n, bool greedy, double temperature, Rng& rng);

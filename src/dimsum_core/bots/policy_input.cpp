@@ -1,0 +1,227 @@
+// The policy network's input row (PolicyNet::make_input; policy_net.hpp says what it is): the
+// legal actions as 0/1 and the observation, normalized as in training and centred (zero wherever
+// the observation is zero), with its non-zero entries listed as they are written, so that the
+// first layer sums those alone. Four values at a time with SSE2 (or the vector extension), sixteen
+// with AVX-512; the same bits either way. Float operations are not contracted here either: the
+// normalization must round as center_inputs' does (policy_net.cpp's top says why).
+
+// policy_simd.hpp first: it turns off contraction for the rest of this file
+#include "policy_simd.hpp"
+
+#include "policy_net.hpp"
+
+#include "../common/observation_row.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dimsum::bots {
+
+using namespace policy_simd;
+
+namespace {
+
+// The mask's part of the input for four actions: input[k] = 1.0f where legal[k] != 0, else 0.0f,
+// and the legal ones' indices base + k appended to nonzero[n...] (as append_lanes); the new n.
+inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t* nonzero, int n) {
+  const unsigned mask = nonzero_lanes(legal);
+  write_four_bits(input, mask, 4);  // 1.0f in the legal lanes (common/observation_row.hpp)
+  return append_lanes(mask, base, nonzero, n);
+}
+
+#ifdef DIMSUM_POLICY_AVX
+// make_input sixteen values at a time on a CPU with AVX-512F, with no branch per group: the
+// group's 16-bit mask of non-zero values picks their indices with one compress (vpcompressd),
+// stored whole, as append_lanes stores four (the lanes past the count are junk, overwritten next),
+// so nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
+// and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
+// mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
+// batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
+// What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
+// when offset is null (not normalized).
+struct InputScale {
+  const float* offset;
+  const float* scale;
+  const float* at_zero;
+  float clip;
+};
+
+// Appends base + i + k to nonzero[n...] for each lane k of `listed`; the new n.
+__attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes16(__mmask16 listed, int32_t at,
+                                                                                  int32_t* nonzero, int n) {
+  const __m512i indices = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                           _mm512_set1_epi32(at));
+  _mm512_storeu_si512(nonzero + n, _mm512_maskz_compress_epi32(listed, indices));
+  return n + __builtin_popcount(listed);
+}
+
+// input[0, 16 * groups) from the observation, as observation_input's four-lane loop writes it
+// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
+__attribute__((target("avx512f,popcnt"))) int observation_groups_avx512(const float* observation, int groups,
+                                                                        const InputScale& norm, float* input,
+                                                                        int32_t base, int32_t* nonzero, int n) {
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 lo = _mm512_set1_ps(-norm.clip), hi = _mm512_set1_ps(norm.clip);
+  for (int i = 0; i < 16 * groups; i += 16) {
+    __m512 v = _mm512_loadu_ps(observation + i);
+    const __mmask16 seen = _mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
+    if (norm.offset != nullptr) {
+      v = _mm512_mul_ps(_mm512_sub_ps(v, _mm512_loadu_ps(norm.offset + i)), _mm512_loadu_ps(norm.scale + i));
+      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
+      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
+      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(hi, v, _CMP_LT_OQ), v, hi);
+      v = _mm512_maskz_sub_ps(seen, v, _mm512_loadu_ps(norm.at_zero + i));
+    } else {
+      v = _mm512_maskz_mov_ps(seen, v);
+    }
+    _mm512_storeu_ps(input + i, v);
+    n = append_lanes16(_mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ), base + i, nonzero, n);
+  }
+  return n;
+}
+
+// input[0, 16 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
+// base + k (as mask_input4, sixteen actions at a time); the new n.
+__attribute__((target("avx512f,popcnt"))) int mask_groups_avx512(const uint8_t* legal, int groups, float* input,
+                                                                 int32_t base, int32_t* nonzero, int n) {
+  const __m512 ones = _mm512_set1_ps(1.0f);
+  for (int a = 0; a < 16 * groups; a += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(legal + a));
+    const auto zero_bytes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
+    const auto is_legal = static_cast<__mmask16>(~zero_bytes & 0xffffu);
+    _mm512_storeu_ps(input + a, _mm512_maskz_mov_ps(is_legal, ones));
+    n = append_lanes16(is_legal, base + a, nonzero, n);
+  }
+  return n;
+}
+#endif
+
+}  // namespace
+
+int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
+  // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's, std::clamp's
+  const int size = observation_size;
+  const bool normalized = !obs_scale.empty();
+  const float* offset = obs_offset.data();
+  const float* scale = obs_scale.data();
+  const float* at_zero = obs_at_zero.data();
+  int i = 0;
+#ifdef DIMSUM_POLICY_AVX
+  if (isa() == Isa::kAvx512) {
+    const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
+    n = observation_groups_avx512(observation, size / 16, norm, input, base, nonzero, n);
+    i = size / 16 * 16;
+  }
+#endif
+#if defined(__GNUC__)
+  // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
+  // skipped at once when all four are zero: most of a one-hot observation
+  const Floats4 zero = {0, 0, 0, 0};
+  const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
+  for (; i + 4 <= size; i += 4) {
+    Floats4 v;
+    __builtin_memcpy(&v, observation + i, sizeof v);
+    if (!any_lane(v != zero)) {  // four zeros: an input of zeros (see obs_at_zero), nothing to list
+      __builtin_memcpy(input + i, &zero, sizeof zero);
+      continue;
+    }
+    if (normalized) {
+      Floats4 off, sc, z;
+      __builtin_memcpy(&off, offset + i, sizeof off);
+      __builtin_memcpy(&sc, scale + i, sizeof sc);
+      __builtin_memcpy(&z, at_zero + i, sizeof z);
+      v = (v - off) * sc;
+      v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
+    }
+    __builtin_memcpy(input + i, &v, sizeof v);
+    n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
+  }
+#endif
+  for (; i < size; ++i) {  // the last values (every value without the vector extension)
+    const float v = normalized ? std::clamp((observation[i] - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
+                               : observation[i];
+    input[i] = v;
+    nonzero[n] = base + i;  // written always, kept only if v is not zero
+    n += v != 0.0f;
+  }
+  return n;
+}
+
+namespace {
+
+// The input's parts in their order (PolicyNet::inputs), each written by its writer, which takes
+// where the part starts in the row (a pointer into it and its index, base) and the count of
+// non-zero entries listed so far, and returns the new count.
+template <class MaskPart, class ObservationPart>
+int write_parts(const PolicyNet& net, float* input, MaskPart mask_part, ObservationPart observation_part) {
+  int n = 0;
+  int32_t base = 0;
+  for (InputPart part : net.inputs) {
+    const bool mask = part == InputPart::kActionMask;
+    n = mask ? mask_part(input, base, n) : observation_part(input, base, n);
+    const int width = mask ? net.num_actions : net.observation_size;
+    input += width;
+    base += width;
+  }
+  return n;
+}
+
+}  // namespace
+
+int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const {
+  const auto mask_part = [&](float* in, int32_t base, int n) {
+    // sixteen actions at a time with AVX-512; else eight at a time, skipped at once when none is
+    // legal (most of them), else four by four by the lane table
+    int a = 0;
+#ifdef DIMSUM_POLICY_AVX
+    if (isa() == Isa::kAvx512) {
+      n = mask_groups_avx512(legal_mask, num_actions / 16, in, base, nonzero, n);
+      a = num_actions / 16 * 16;
+    }
+#endif
+    for (; a + 8 <= num_actions; a += 8) {
+      uint64_t word;
+      std::memcpy(&word, legal_mask + a, sizeof word);
+      if (word == 0) {
+        std::fill(in + a, in + a + 8, 0.0f);
+        continue;
+      }
+      n = mask_input4(legal_mask + a, in + a, base + a, nonzero, n);
+      n = mask_input4(legal_mask + a + 4, in + a + 4, base + a + 4, nonzero, n);
+    }
+    if (a + 4 <= num_actions) {
+      n = mask_input4(legal_mask + a, in + a, base + a, nonzero, n);
+      a += 4;
+    }
+    for (int k = a; k < num_actions; ++k) {  // the last one to three actions
+      in[k] = legal_mask[k] ? 1.0f : 0.0f;
+      nonzero[n] = base + k;  // written always, kept only if the action is legal
+      n += legal_mask[k] != 0;
+    }
+    return n;
+  };
+  const auto observation_part = [&](float* in, int32_t base, int n) {
+    return observation_input(observation, in, base, nonzero, n);
+  };
+  return write_parts(*this, input, mask_part, observation_part);
+}
+
+int PolicyNet::make_input(const float* observation, const int16_t* legal, int num_legal, float* input,
+                          int32_t* nonzero) const {
+  const auto mask_part = [&](float* in, int32_t base, int n) {
+    // the legal actions are the mask's non-zero entries: listed from them, not found by a scan
+    std::fill(in, in + num_actions, 0.0f);
+    for (int k = 0; k < num_legal; ++k) {
+      in[legal[k]] = 1.0f;
+      nonzero[n + k] = base + legal[k];
+    }
+    if (!std::is_sorted(nonzero + n, nonzero + n + num_legal)) std::sort(nonzero + n, nonzero + n + num_legal);
+    return n + num_legal;
+  };
+  const auto observation_part = [&](float* in, int32_t base, int n) {
+    return observation_input(observation, in, base, nonzero, n);
+  };
+  return write_parts(*this, input, mask_part, observation_part);
+}
+
+}  // namespace dimsum::bots
