@@ -6,7 +6,10 @@ on the decision nodes of seeded random games, whole (PolicyNet.logits, batched) 
 kernel that computes one bit differently fails here; a deliberate change of the arithmetic
 re-records them (python tests/test_policy_golden.py prints the new digests) and says why."""
 
+import ast
 import hashlib
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -14,6 +17,7 @@ import pytest
 
 import dimsum
 import dimsum.bots
+from dimsum import _batch
 from dimsum.baselines.shipped import shipped
 
 # policy -> (sha256 of the logits' float32 bytes, sha256 of the greedy moves as int16), 200 nodes
@@ -69,6 +73,25 @@ def test_the_shipped_policys_logits_and_moves_are_the_recorded_bits(stem):
     assert logits == GOLDEN[stem][0], f"{stem}: the logits changed in some bit (the moves did not)"
 
 
+@pytest.mark.parametrize("cap", ["base", "avx", "avx512"])
+def test_every_kernel_width_this_cpu_runs_gives_the_recorded_bits(cap):
+    # The kernels are the CPU's widest unless DIMSUM_POLICY_ISA caps them, read once a process: so
+    # each width is run in a process of its own. A width the CPU lacks runs its widest below it.
+    env = dict(os.environ, DIMSUM_POLICY_ISA=cap)
+    done = subprocess.run([sys.executable, __file__, "--kernels"], env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    kernels, *rows = done.stdout.splitlines()
+    uncapped = {k: v for k, v in os.environ.items() if k != "DIMSUM_POLICY_ISA"}
+    widest = subprocess.run([sys.executable, "-c", "from dimsum import _batch; print(_batch.policy_kernels())"],
+                            env=uncapped, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    widths = ["base", "avx", "avx512"]
+    assert kernels == widths[min(widths.index(cap), widths.index(widest))]
+    assert ast.literal_eval("{" + "".join(rows) + "}") == GOLDEN
+
+
 if __name__ == "__main__":
+    if "--kernels" in sys.argv:
+        print(_batch.policy_kernels())
     for stem in sorted(shipped()):
         print(f"    {stem!r}: {digests(stem)!r},", file=sys.stdout)

@@ -48,6 +48,8 @@ class PolicyNet:
 def policy_action(net: PolicyNet, game: str, config: bytes, state_size: int, state_version: int, state: bytes,
                   greedy: bool, temperature: float, seed: int, call: int) -> int: ...
 
+def policy_kernels() -> str: ...
+
 class IllegalAction(ValueError):
     """args == (env, action): that env's action is out of range or illegal; the step moved no env."""
 
