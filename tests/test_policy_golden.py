@@ -73,7 +73,7 @@ def test_the_shipped_policys_logits_and_moves_are_the_recorded_bits(stem):
     assert logits == GOLDEN[stem][0], f"{stem}: the logits changed in some bit (the moves did not)"
 
 
-@pytest.mark.parametrize("cap", ["base", "avx", "avx512"])
+@pytest.mark.parametrize("cap", ["base", "avx", "avx2", "avx512"])
 def test_every_kernel_width_this_cpu_runs_gives_the_recorded_bits(cap):
     # The kernels are the CPU's widest unless DIMSUM_POLICY_ISA caps them, read once a process: so
     # each width is run in a process of its own. A width the CPU lacks runs its widest below it.
@@ -85,7 +85,7 @@ def test_every_kernel_width_this_cpu_runs_gives_the_recorded_bits(cap):
     uncapped = {k: v for k, v in os.environ.items() if k != "DIMSUM_POLICY_ISA"}
     widest = subprocess.run([sys.executable, "-c", "from dimsum import _batch; print(_batch.policy_kernels())"],
                             env=uncapped, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
-    widths = ["base", "avx", "avx512"]
+    widths = ["base", "avx", "avx2", "avx512"]
     assert kernels == widths[min(widths.index(cap), widths.index(widest))]
     assert ast.literal_eval("{" + "".join(rows) + "}") == GOLDEN
 

@@ -213,7 +213,7 @@ void register_policy(py::module_& m) {
         "The policy's legal action for the player to act in `state` (State.to_bytes()): greedy, or drawn from "
         "softmax(logits / temperature) over the legal actions with derive_seed(seed, call).");
   m.def("policy_kernels", &bots::policy_kernels,
-        "The kernels networks are evaluated with in this process: 'base' (SSE2 on x86-64), 'avx' or 'avx512', the "
+        "The kernels networks are evaluated with in this process: 'base' (SSE2 on x86-64), 'avx', 'avx2' or 'avx512', the "
         "CPU's widest unless the environment variable DIMSUM_POLICY_ISA caps them (read once). The same bits on each.");
   m.def("_policy_moves_cpu", &policy_moves_cpu, py::arg("net"), py::arg("game"), py::arg("config"),
         py::arg("state_size"), py::arg("state_version"), py::arg("states"), py::arg("repeat") = 1,

@@ -13,6 +13,7 @@
 #include "../common/observation_row.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace dimsum::bots {
@@ -30,13 +31,15 @@ inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t
 }
 
 #ifdef DIMSUM_POLICY_AVX
-// make_input sixteen values at a time on a CPU with AVX-512F, with no branch per group: the
-// group's 16-bit mask of non-zero values picks their indices with one compress (vpcompressd),
-// stored whole, as append_lanes stores four (the lanes past the count are junk, overwritten next),
-// so nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
+// make_input eight values at a time with AVX2, sixteen with AVX-512, with no branch per group:
+// the group's mask of non-zero values picks their indices (AVX-512: one compress, vpcompressd;
+// AVX2: a 256-entry table of the lanes set in each 8-bit mask, widened to eight ints), stored
+// whole, as append_lanes stores four (the lanes past the count are junk, overwritten next), so
+// nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
 // and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
 // mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
 // batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
+
 // What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
 // when offset is null (not normalized).
 struct InputScale {
@@ -45,6 +48,68 @@ struct InputScale {
   const float* at_zero;
   float clip;
 };
+
+// Row m: the lanes set in the 8-bit mask m, ascending, a byte each (then zeros).
+constexpr std::array<uint64_t, 256> kEightLanes = [] {
+  std::array<uint64_t, 256> table{};
+  for (unsigned m = 0; m < 256; ++m) {
+    int count = 0;
+    for (unsigned k = 0; k < 8; ++k) {
+      if ((m >> k & 1u) != 0) table[m] |= uint64_t{k} << (8 * count++);
+    }
+  }
+  return table;
+}();
+
+// Appends at + k to nonzero[n...] for each lane k set in `listed` (8 bits); the new n.
+__attribute__((target("avx2,popcnt"), always_inline)) inline int append_lanes8(unsigned listed, int32_t at,
+                                                                               int32_t* nonzero, int n) {
+  const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(kEightLanes[listed]));
+  const __m256i indices = _mm256_add_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_set1_epi32(at));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(nonzero + n), indices);
+  return n + __builtin_popcount(listed);
+}
+
+// input[0, 8 * groups) from the observation, as observation_input's four-lane loop writes it
+// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
+__attribute__((target("avx2,popcnt"))) int observation_groups_avx2(const float* observation, int groups,
+                                                                   const InputScale& norm, float* input, int32_t base,
+                                                                   int32_t* nonzero, int n) {
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 lo = _mm256_set1_ps(-norm.clip), hi = _mm256_set1_ps(norm.clip);
+  for (int i = 0; i < 8 * groups; i += 8) {
+    __m256 v = _mm256_loadu_ps(observation + i);
+    const __m256 seen = _mm256_cmp_ps(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
+    if (norm.offset != nullptr) {
+      v = _mm256_mul_ps(_mm256_sub_ps(v, _mm256_loadu_ps(norm.offset + i)), _mm256_loadu_ps(norm.scale + i));
+      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
+      v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
+      v = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(hi, v, _CMP_LT_OQ));
+      v = _mm256_sub_ps(v, _mm256_loadu_ps(norm.at_zero + i));
+    }
+    v = _mm256_and_ps(v, seen);  // +0.0 wherever the observation is zero
+    _mm256_storeu_ps(input + i, v);
+    const auto listed = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ)));
+    n = append_lanes8(listed, base + i, nonzero, n);
+  }
+  return n;
+}
+
+// input[0, 8 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
+// base + k (as mask_input4, eight actions at a time); the new n.
+__attribute__((target("avx2,popcnt"))) int mask_groups_avx2(const uint8_t* legal, int groups, float* input,
+                                                            int32_t base, int32_t* nonzero, int n) {
+  const __m256 ones = _mm256_set1_ps(1.0f);
+  for (int a = 0; a < 8 * groups; a += 8) {
+    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(legal + a));
+    const __m128i is_zero = _mm_cmpeq_epi8(bytes, _mm_setzero_si128());
+    const __m256i lanes = _mm256_cvtepi8_epi32(is_zero);  // all ones where the action is illegal
+    _mm256_storeu_ps(input + a, _mm256_andnot_ps(_mm256_castsi256_ps(lanes), ones));
+    const auto is_legal = ~static_cast<unsigned>(_mm_movemask_epi8(is_zero)) & 0xffu;
+    n = append_lanes8(is_legal, base + a, nonzero, n);
+  }
+  return n;
+}
 
 // Appends base + i + k to nonzero[n...] for each lane k of `listed`; the new n.
 __attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes16(__mmask16 listed, int32_t at,
@@ -107,10 +172,13 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   const float* at_zero = obs_at_zero.data();
   int i = 0;
 #ifdef DIMSUM_POLICY_AVX
+  const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
   if (isa() == Isa::kAvx512) {
-    const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
     n = observation_groups_avx512(observation, size / 16, norm, input, base, nonzero, n);
     i = size / 16 * 16;
+  } else if (isa() == Isa::kAvx2) {
+    n = observation_groups_avx2(observation, size / 8, norm, input, base, nonzero, n);
+    i = size / 8 * 8;
   }
 #endif
 #if defined(__GNUC__)
@@ -170,13 +238,16 @@ int write_parts(const PolicyNet& net, float* input, MaskPart mask_part, Observat
 
 int PolicyNet::make_input(const float* observation, const uint8_t* legal_mask, float* input, int32_t* nonzero) const {
   const auto mask_part = [&](float* in, int32_t base, int n) {
-    // sixteen actions at a time with AVX-512; else eight at a time, skipped at once when none is
+    // sixteen actions at a time with AVX-512, eight with AVX2; else eight at a time, skipped at once when none is
     // legal (most of them), else four by four by the lane table
     int a = 0;
 #ifdef DIMSUM_POLICY_AVX
     if (isa() == Isa::kAvx512) {
       n = mask_groups_avx512(legal_mask, num_actions / 16, in, base, nonzero, n);
       a = num_actions / 16 * 16;
+    } else if (isa() == Isa::kAvx2) {
+      n = mask_groups_avx2(legal_mask, num_actions / 8, in, base, nonzero, n);
+      a = num_actions / 8 * 8;
     }
 #endif
     for (; a + 8 <= num_actions; a += 8) {

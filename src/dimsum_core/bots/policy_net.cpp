@@ -125,22 +125,23 @@ inline void activate(Activation activation, float* y, size_t n) {
 
 namespace policy_simd {
 
-Isa isa() {
-  static const Isa chosen = [] {
-    Isa widest = Isa::kBase;
+Isa detect_isa() {
+  Isa widest = Isa::kBase;
 #ifdef DIMSUM_POLICY_AVX
-    if (__builtin_cpu_supports("avx")) widest = Isa::kAvx;
-    // AVX-512's input row counts a group's non-zero values with popcnt (every such CPU has it)
-    if (widest == Isa::kAvx && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt"))
-      widest = Isa::kAvx512;
+  if (__builtin_cpu_supports("avx")) widest = Isa::kAvx;
+  // the AVX2 and AVX-512 input rows count a group's non-zero values with popcnt (every such CPU has it)
+  if (widest == Isa::kAvx && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt"))
+    widest = Isa::kAvx2;
+  if (widest == Isa::kAvx2 && __builtin_cpu_supports("avx512f")) widest = Isa::kAvx512;
 #endif
-    const char* cap = std::getenv("DIMSUM_POLICY_ISA");
-    if (cap == nullptr) return widest;
-    const std::string_view name(cap);
-    const Isa limit = name == "base" ? Isa::kBase : name == "avx" ? Isa::kAvx : Isa::kAvx512;
-    return std::min(widest, limit);
-  }();
-  return chosen;
+  const char* cap = std::getenv("DIMSUM_POLICY_ISA");
+  if (cap == nullptr) return widest;
+  const std::string_view name(cap);
+  const Isa limit = name == "base"   ? Isa::kBase
+                    : name == "avx"  ? Isa::kAvx
+                    : name == "avx2" ? Isa::kAvx2
+                                     : Isa::kAvx512;
+  return std::min(widest, limit);
 }
 
 }  // namespace policy_simd
@@ -148,6 +149,7 @@ Isa isa() {
 const char* policy_kernels() {
   switch (isa()) {
     case Isa::kAvx512: return "avx512";
+    case Isa::kAvx2: return "avx2";
     case Isa::kAvx: return "avx";
     default: return "base";
   }
@@ -634,7 +636,8 @@ bool list_nonzero(const DenseLayer& layer, const float* x, int rows, PolicyScrat
 // they were written (make_input), or null.
 void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, PolicyScratch& scratch,
                 const RowNonzero* given) {
-  const bool avx = isa() >= Isa::kAvx, avx512 = isa() == Isa::kAvx512;
+  const Isa kernels = isa();
+  const bool avx = kernels >= Isa::kAvx, avx512 = kernels == Isa::kAvx512;
   RowNonzero nz{};
   bool sparse = false;
   if (given != nullptr) {

@@ -137,7 +137,7 @@ struct PolicyNet {
 };
 
 // The kernels this process evaluates networks with, "base" (SSE2 on x86-64, portable code
-// elsewhere), "avx" or "avx512": the CPU's widest, unless the environment variable
+// elsewhere), "avx", "avx2" (AVX's layers, an input row eight values at a time) or "avx512": the CPU's widest, unless the environment variable
 // DIMSUM_POLICY_ISA caps them (read once). Every width gives the same bits.
 const char* policy_kernels();
 

@@ -36,10 +36,16 @@
 namespace dimsum::bots::policy_simd {
 
 // The kernels a CPU runs: the widest it has, unless the environment variable DIMSUM_POLICY_ISA
-// caps them ("base": SSE2 on x86-64, the portable code elsewhere; "avx"; "avx512"), read once.
-// Every width gives the same bits; the cap lets one machine check that (tests/test_policy_golden.py).
-enum class Isa { kBase = 0, kAvx = 1, kAvx512 = 2 };
-Isa isa();
+// caps them ("base": SSE2 on x86-64, the portable code elsewhere; "avx"; "avx2", whose layers are
+// AVX's and whose input row is eight values at a time; "avx512"), read once. Every width gives the
+// same bits; the cap lets one machine check that (tests/test_policy_golden.py).
+enum class Isa { kBase = 0, kAvx = 1, kAvx2 = 2, kAvx512 = 3 };
+Isa detect_isa();
+// Inline, so that a kernel's choice is a load and a compare, not a call (every layer makes one).
+inline Isa isa() {
+  static const Isa chosen = detect_isa();
+  return chosen;
+}
 
 #if defined(__GNUC__)
 // Four values at once with GCC's (and Clang's) vector extension: SSE2 on x86-64, NEON on aarch64.
