@@ -30,6 +30,48 @@ inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t
   return append_lanes(mask, base, nonzero, n);
 }
 
+// What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
+// when offset is null (not normalized); zero, +0.0, wherever x is zero (as it is at_zero's own).
+struct InputScale {
+  const float* offset;
+  const float* scale;
+  const float* at_zero;
+  float clip;
+};
+
+#if defined(__GNUC__)
+// input[i, i + lanes) from the observation's values there, where Floats is a register of `lanes`
+// floats (Floats4 with SSE2 or NEON, Floats8 with AVX2, Floats16 with AVX-512): one source for
+// every width, so that each lane is the same operations in the same order, the same bits, as
+// center_inputs' scalar ones. Always inlined, so compiled with the instruction set of the
+// function it is in; it stores to memory rather than returning a register, as a register wider
+// than SSE2's passed by value has an ABI of its own (GCC's -Wpsabi). The comparisons are lane
+// masks (a NaN is non-zero, -0.0 zero; std::clamp keeps a NaN), the selects bitwise.
+template <class Floats>
+DIMSUM_ALWAYS_INLINE void input_lanes(const float* observation, const InputScale& norm, int i, float* input) {
+  using Ints = decltype(Floats{} < Floats{});
+  Floats v;
+  __builtin_memcpy(&v, observation + i, sizeof v);
+  const Floats zero = {};
+  const Ints seen = v != zero;
+  if (norm.offset != nullptr) {
+    Floats offset, scale, at_zero;
+    __builtin_memcpy(&offset, norm.offset + i, sizeof offset);
+    __builtin_memcpy(&scale, norm.scale + i, sizeof scale);
+    __builtin_memcpy(&at_zero, norm.at_zero + i, sizeof at_zero);
+    const Floats lo = zero - norm.clip, hi = zero + norm.clip;
+    v = (v - offset) * scale;
+    // std::clamp(v, lo, hi) = v < lo ? lo : (hi < v ? hi : v), then less at_zero
+    const Ints below = v < lo, above = hi < v;
+    Ints clamped = (above & reinterpret_cast<Ints>(hi)) | (~above & reinterpret_cast<Ints>(v));
+    clamped = (below & reinterpret_cast<Ints>(lo)) | (~below & clamped);
+    v = reinterpret_cast<Floats>(clamped) - at_zero;
+  }
+  const Ints out = reinterpret_cast<Ints>(v) & seen;  // +0.0 wherever the observation is zero
+  __builtin_memcpy(input + i, &out, sizeof out);
+}
+#endif
+
 #ifdef DIMSUM_POLICY_AVX
 // make_input eight values at a time with AVX2, sixteen with AVX-512, with no branch per group:
 // the group's mask of non-zero values picks their indices (AVX-512: one compress, vpcompressd;
@@ -39,15 +81,6 @@ inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t
 // and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
 // mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
 // batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
-
-// What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
-// when offset is null (not normalized).
-struct InputScale {
-  const float* offset;
-  const float* scale;
-  const float* at_zero;
-  float clip;
-};
 
 // Row m: the lanes set in the 8-bit mask m, ascending, a byte each (then zeros).
 constexpr std::array<uint64_t, 256> kEightLanes = [] {
@@ -70,27 +103,16 @@ __attribute__((target("avx2,popcnt"), always_inline)) inline int append_lanes8(u
   return n + __builtin_popcount(listed);
 }
 
-// input[0, 8 * groups) from the observation, as observation_input's four-lane loop writes it
-// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
+// input[0, 8 * groups) from the observation (input_lanes), its non-zero entries appended as
+// base + i; the new n.
+// (norm by value: a local the stores cannot alias, so its fields stay in registers)
 __attribute__((target("avx2,popcnt"))) int observation_groups_avx2(const float* observation, int groups,
-                                                                   const InputScale& norm, float* input, int32_t base,
+                                                                   InputScale norm, float* input, int32_t base,
                                                                    int32_t* nonzero, int n) {
-  const __m256 zero = _mm256_setzero_ps();
-  const __m256 lo = _mm256_set1_ps(-norm.clip), hi = _mm256_set1_ps(norm.clip);
   for (int i = 0; i < 8 * groups; i += 8) {
-    __m256 v = _mm256_loadu_ps(observation + i);
-    const __m256 seen = _mm256_cmp_ps(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
-    if (norm.offset != nullptr) {
-      v = _mm256_mul_ps(_mm256_sub_ps(v, _mm256_loadu_ps(norm.offset + i)), _mm256_loadu_ps(norm.scale + i));
-      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
-      v = _mm256_blendv_ps(v, lo, _mm256_cmp_ps(v, lo, _CMP_LT_OQ));
-      v = _mm256_blendv_ps(v, hi, _mm256_cmp_ps(hi, v, _CMP_LT_OQ));
-      v = _mm256_sub_ps(v, _mm256_loadu_ps(norm.at_zero + i));
-    }
-    v = _mm256_and_ps(v, seen);  // +0.0 wherever the observation is zero
-    _mm256_storeu_ps(input + i, v);
-    const auto listed = static_cast<unsigned>(_mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ)));
-    n = append_lanes8(listed, base + i, nonzero, n);
+    input_lanes<Floats8>(observation, norm, i, input);
+    const __m256 listed = _mm256_cmp_ps(_mm256_loadu_ps(input + i), _mm256_setzero_ps(), _CMP_NEQ_UQ);
+    n = append_lanes8(static_cast<unsigned>(_mm256_movemask_ps(listed)), base + i, nonzero, n);
   }
   return n;
 }
@@ -120,27 +142,15 @@ __attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes
   return n + __builtin_popcount(listed);
 }
 
-// input[0, 16 * groups) from the observation, as observation_input's four-lane loop writes it
-// (zero, +0.0, wherever the observation is zero), its non-zero entries appended as base + i; the new n.
+// input[0, 16 * groups) from the observation (input_lanes), its non-zero entries appended as
+// base + i; the new n.
 __attribute__((target("avx512f,popcnt"))) int observation_groups_avx512(const float* observation, int groups,
-                                                                        const InputScale& norm, float* input,
+                                                                        InputScale norm, float* input,
                                                                         int32_t base, int32_t* nonzero, int n) {
-  const __m512 zero = _mm512_setzero_ps();
-  const __m512 lo = _mm512_set1_ps(-norm.clip), hi = _mm512_set1_ps(norm.clip);
   for (int i = 0; i < 16 * groups; i += 16) {
-    __m512 v = _mm512_loadu_ps(observation + i);
-    const __mmask16 seen = _mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ);  // x != 0: NaN too, not -0.0
-    if (norm.offset != nullptr) {
-      v = _mm512_mul_ps(_mm512_sub_ps(v, _mm512_loadu_ps(norm.offset + i)), _mm512_loadu_ps(norm.scale + i));
-      // std::clamp(v, lo, hi): v < lo ? lo : (hi < v ? hi : v), a NaN kept
-      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
-      v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(hi, v, _CMP_LT_OQ), v, hi);
-      v = _mm512_maskz_sub_ps(seen, v, _mm512_loadu_ps(norm.at_zero + i));
-    } else {
-      v = _mm512_maskz_mov_ps(seen, v);
-    }
-    _mm512_storeu_ps(input + i, v);
-    n = append_lanes16(_mm512_cmp_ps_mask(v, zero, _CMP_NEQ_UQ), base + i, nonzero, n);
+    input_lanes<Floats16>(observation, norm, i, input);
+    const __mmask16 listed = _mm512_cmp_ps_mask(_mm512_loadu_ps(input + i), _mm512_setzero_ps(), _CMP_NEQ_UQ);
+    n = append_lanes16(listed, base + i, nonzero, n);
   }
   return n;
 }
@@ -170,9 +180,9 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   const float* offset = obs_offset.data();
   const float* scale = obs_scale.data();
   const float* at_zero = obs_at_zero.data();
+  [[maybe_unused]] const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
   int i = 0;
 #ifdef DIMSUM_POLICY_AVX
-  const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
   if (isa() == Isa::kAvx512) {
     n = observation_groups_avx512(observation, size / 16, norm, input, base, nonzero, n);
     i = size / 16 * 16;
@@ -182,26 +192,13 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
   }
 #endif
 #if defined(__GNUC__)
-  // four values at a time (the comparisons as lane masks, as in tanh_lanes), written, then
-  // skipped at once when all four are zero: most of a one-hot observation
-  const Floats4 zero = {0, 0, 0, 0};
-  const Floats4 lo = zero - obs_clip, hi = zero + obs_clip;
+  // four values at a time, skipped at once when all four are zero: most of a one-hot observation
   for (; i + 4 <= size; i += 4) {
-    Floats4 v;
-    __builtin_memcpy(&v, observation + i, sizeof v);
-    if (!any_lane(v != zero)) {  // four zeros: an input of zeros (see obs_at_zero), nothing to list
-      __builtin_memcpy(input + i, &zero, sizeof zero);
+    if (nonzero_lanes(observation + i) == 0) {  // four zeros: an input of zeros, nothing to list
+      std::fill(input + i, input + i + 4, 0.0f);
       continue;
     }
-    if (normalized) {
-      Floats4 off, sc, z;
-      __builtin_memcpy(&off, offset + i, sizeof off);
-      __builtin_memcpy(&sc, scale + i, sizeof sc);
-      __builtin_memcpy(&z, at_zero + i, sizeof z);
-      v = (v - off) * sc;
-      v = select4(v < lo, lo, select4(hi < v, hi, v)) - z;  // std::clamp(v, lo, hi) - z
-    }
-    __builtin_memcpy(input + i, &v, sizeof v);
+    input_lanes<Floats4>(observation, norm, i, input);
     n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
   }
 #endif

@@ -230,11 +230,9 @@ DIMSUM_ALWAYS_INLINE void dense_sums(const DenseLayer& layer, const float* x, in
 void dense_sums_sse2(const DenseLayer& layer, const float* x, int rows, float* y) { dense_sums<2>(layer, x, rows, y); }
 
 #ifdef DIMSUM_POLICY_AVX
-// AVX: 8 floats a register (GCC's vector extension, so that the sums of four rows by 16 outputs
-// stay in 8 registers: a plain array of them went through memory). Lane k of a register does
-// exactly what dense_outputs does for output o0 + k.
-typedef float Floats8 __attribute__((vector_size(32)));
-
+// AVX: 8 floats a register (Floats8, GCC's vector extension, so that the sums of four rows by 16
+// outputs stay in 8 registers: a plain array of them went through memory). Lane k of a register
+// does exactly what dense_outputs does for output o0 + k.
 __attribute__((target("avx"))) inline Floats8 load8(const float* p) {
   Floats8 v;
   __builtin_memcpy(&v, p, sizeof v);
@@ -480,8 +478,7 @@ void sparse_sums_sse2(const DenseLayer& layer, const float* x, int rows, const R
 
 #ifdef DIMSUM_POLICY_AVX
 // AVX-512: 16 floats a register, so four rows by 32 outputs in 8 registers (of 32), each pair of
-// weight registers read once for the four rows. Not FMA either: the same bits as AVX and SSE2.
-typedef float Floats16 __attribute__((vector_size(64)));
+// weight registers read once for the four rows (Floats16). Not FMA either: the same bits as AVX and SSE2.
 
 // tanh of y[0..n) in place, 16 values a register (as tanh_all_avx: the same bits).
 __attribute__((target("avx512f"))) void tanh_all_avx512(float* y, size_t n) { tanh_all_lanes<Floats16>(y, n); }

@@ -47,6 +47,12 @@ inline Isa isa() {
   return chosen;
 }
 
+#if defined(__GNUC__) && defined(DIMSUM_POLICY_AVX)
+// AVX's 8 floats and AVX-512's 16 as GCC vectors: usable in functions of those targets only.
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats16 __attribute__((vector_size(64)));
+#endif
+
 #if defined(__GNUC__)
 // Four values at once with GCC's (and Clang's) vector extension: SSE2 on x86-64, NEON on aarch64.
 // A plain loop over tanh_rational is not vectorized: under -ftrapping-math (the default) the
@@ -54,16 +60,6 @@ inline Isa isa() {
 typedef float Floats4 __attribute__((vector_size(16)));
 typedef int32_t Ints4 __attribute__((vector_size(16)));
 
-inline Floats4 select4(Ints4 mask, Floats4 a, Floats4 b) {
-  return reinterpret_cast<Floats4>((mask & reinterpret_cast<Ints4>(a)) | (~mask & reinterpret_cast<Ints4>(b)));
-}
-
-// Whether any lane of a comparison's mask is set.
-inline bool any_lane(Ints4 mask) {
-  uint64_t halves[2];
-  __builtin_memcpy(halves, &mask, sizeof halves);
-  return (halves[0] | halves[1]) != 0;
-}
 #endif
 
 // Listing a group of four values' non-zero entries without a branch or a loop per value: a
