@@ -1,8 +1,8 @@
 // The policy network's input row (PolicyNet::make_input; policy_net.hpp says what it is): the
 // legal actions as 0/1 and the observation, normalized as in training and centred (zero wherever
 // the observation is zero), with its non-zero entries listed as they are written, so that the
-// first layer sums those alone. Four values at a time with SSE2 (or the vector extension), sixteen
-// with AVX-512; the same bits either way. Float operations are not contracted here either: the
+// first layer sums those alone. Four values at a time with SSE2 (or the vector extension), eight
+// with AVX2, sixteen with AVX-512; the same bits at every width. Float operations are not contracted here either: the
 // normalization must round as center_inputs' does (policy_net.cpp's top says why).
 
 // policy_simd.hpp first: it turns off contraction for the rest of this file
@@ -31,7 +31,8 @@ inline int mask_input4(const uint8_t* legal, float* input, int32_t base, int32_t
 }
 
 // What the observation's input is: clip((x - offset) * scale, -clip, clip) - at_zero, or x itself
-// when offset is null (not normalized); zero, +0.0, wherever x is zero (as it is at_zero's own).
+// when offset is null (not normalized); and +0.0 wherever x is zero (where the formula gives
+// at_zero - at_zero anyway: the first layer's bias holds that input, policy_net.hpp).
 struct InputScale {
   const float* offset;
   const float* scale;
@@ -77,10 +78,10 @@ DIMSUM_ALWAYS_INLINE void input_lanes(const float* observation, const InputScale
 // the group's mask of non-zero values picks their indices (AVX-512: one compress, vpcompressd;
 // AVX2: a 256-entry table of the lanes set in each 8-bit mask, widened to eight ints), stored
 // whole, as append_lanes stores four (the lanes past the count are junk, overwritten next), so
-// nonzero[n + 15] must be in the buffer: it is, n counting at most the values before the group
-// and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
+// nonzero[n + lanes - 1] must be in the buffer: it is, n counting at most the values before the
+// group and the group lying in the row. A branch per group of four (the SSE2 loop, skipping zeros)
 // mispredicts on a row whose zeros and values mix, as Yum Cha's do: that loop was a third of a
-// batched row there. The bits are the SSE2 loop's: the same operations per value, in that order.
+// batched row there. The values are input_lanes', as the SSE2 loop's: the same bits.
 
 // Row m: the lanes set in the 8-bit mask m, ascending, a byte each (then zeros).
 constexpr std::array<uint64_t, 256> kEightLanes = [] {
@@ -202,9 +203,11 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
     n = append_lanes(nonzero_lanes(input + i), base + i, nonzero, n);  // no branch: none may be non-zero
   }
 #endif
-  for (; i < size; ++i) {  // the last values (every value without the vector extension)
-    const float v = normalized ? std::clamp((observation[i] - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
-                               : observation[i];
+  for (; i < size; ++i) {  // the last values (every value without the vector extension), as input_lanes
+    const float x = observation[i];
+    const float v = x == 0.0f     ? 0.0f
+                    : normalized ? std::clamp((x - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
+                                 : x;
     input[i] = v;
     nonzero[n] = base + i;  // written always, kept only if v is not zero
     n += v != 0.0f;
