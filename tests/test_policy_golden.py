@@ -7,6 +7,7 @@ kernel that computes one bit differently fails here; a deliberate change of the 
 re-records them (python tests/test_policy_golden.py prints the new digests) and says why."""
 
 import ast
+import functools
 import hashlib
 import os
 import subprocess
@@ -73,7 +74,18 @@ def test_the_shipped_policys_logits_and_moves_are_the_recorded_bits(stem):
     assert logits == GOLDEN[stem][0], f"{stem}: the logits changed in some bit (the moves did not)"
 
 
-@pytest.mark.parametrize("cap", ["base", "avx", "avx2", "avx512"])
+WIDTHS = ["base", "avx", "avx2", "avx512"]
+
+
+@functools.lru_cache(maxsize=None)
+def widest_kernels():
+    """The kernels this CPU runs with no cap (this process may itself be capped): asked once."""
+    uncapped = {k: v for k, v in os.environ.items() if k != "DIMSUM_POLICY_ISA"}
+    return subprocess.run([sys.executable, "-c", "from dimsum import _batch; print(_batch.policy_kernels())"],
+                          env=uncapped, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("cap", WIDTHS)
 def test_every_kernel_width_this_cpu_runs_gives_the_recorded_bits(cap):
     # The kernels are the CPU's widest unless DIMSUM_POLICY_ISA caps them, read once a process: so
     # each width is run in a process of its own. A width the CPU lacks runs its widest below it.
@@ -82,11 +94,7 @@ def test_every_kernel_width_this_cpu_runs_gives_the_recorded_bits(cap):
                           timeout=600)
     assert done.returncode == 0, done.stderr
     kernels, *rows = done.stdout.splitlines()
-    uncapped = {k: v for k, v in os.environ.items() if k != "DIMSUM_POLICY_ISA"}
-    widest = subprocess.run([sys.executable, "-c", "from dimsum import _batch; print(_batch.policy_kernels())"],
-                            env=uncapped, capture_output=True, text=True, timeout=60, check=True).stdout.strip()
-    widths = ["base", "avx", "avx2", "avx512"]
-    assert kernels == widths[min(widths.index(cap), widths.index(widest))]
+    assert kernels == WIDTHS[min(WIDTHS.index(cap), WIDTHS.index(widest_kernels()))]
     assert ast.literal_eval("{" + "".join(rows) + "}") == GOLDEN
 
 

@@ -95,80 +95,108 @@ constexpr std::array<uint64_t, 256> kEightLanes = [] {
   return table;
 }();
 
-// Appends at + k to nonzero[n...] for each lane k set in `listed` (8 bits); the new n.
-__attribute__((target("avx2,popcnt"), always_inline)) inline int append_lanes8(unsigned listed, int32_t at,
-                                                                               int32_t* nonzero, int n) {
-  const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(kEightLanes[listed]));
-  const __m256i indices = _mm256_add_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_set1_epi32(at));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(nonzero + n), indices);
-  return n + __builtin_popcount(listed);
-}
+// A width's lane operations, for the loops below: Floats (input_lanes' register), the lanes set
+// where x[0, kLanes) is not zero and where bytes[0, kLanes) are (bit k for lane k), 1.0f where a
+// lane's bit is set (else 0.0f), and the indices at + k of the set lanes appended to
+// nonzero[n...] (the new n).
+struct Avx2Lanes {
+  using Floats = Floats8;
+  static constexpr int kLanes = 8;
+  __attribute__((target("avx2,popcnt"))) static unsigned nonzero(const float* x) {
+    const __m256 listed = _mm256_cmp_ps(_mm256_loadu_ps(x), _mm256_setzero_ps(), _CMP_NEQ_UQ);
+    return static_cast<unsigned>(_mm256_movemask_ps(listed));
+  }
+  __attribute__((target("avx2,popcnt"))) static unsigned nonzero(const uint8_t* bytes) {
+    const __m128i eight = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes));
+    const __m128i zero_bytes = _mm_cmpeq_epi8(eight, _mm_setzero_si128());
+    return ~static_cast<unsigned>(_mm_movemask_epi8(zero_bytes)) & 0xffu;
+  }
+  __attribute__((target("avx2,popcnt"))) static void ones(float* out, unsigned set) {
+    // lane k's bit to all ones: the byte k of the bits, widened, compared with the bit itself
+    const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i lanes = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(static_cast<int>(set)), bits), bits);
+    _mm256_storeu_ps(out, _mm256_and_ps(_mm256_castsi256_ps(lanes), _mm256_set1_ps(1.0f)));
+  }
+  __attribute__((target("avx2,popcnt"))) static int append(unsigned set, int32_t at, int32_t* nonzero,
+                                                                         int n) {
+    const __m128i bytes = _mm_cvtsi64_si128(static_cast<long long>(kEightLanes[set]));  // the set lanes, a byte each
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(nonzero + n),
+                        _mm256_add_epi32(_mm256_cvtepu8_epi32(bytes), _mm256_set1_epi32(at)));
+    return n + __builtin_popcount(set);
+  }
+};
 
-// input[0, 8 * groups) from the observation (input_lanes), its non-zero entries appended as
-// base + i; the new n.
-// (norm by value: a local the stores cannot alias, so its fields stay in registers)
-__attribute__((target("avx2,popcnt"))) int observation_groups_avx2(const float* observation, int groups,
-                                                                   InputScale norm, float* input, int32_t base,
-                                                                   int32_t* nonzero, int n) {
-  for (int i = 0; i < 8 * groups; i += 8) {
-    input_lanes<Floats8>(observation, norm, i, input);
-    const __m256 listed = _mm256_cmp_ps(_mm256_loadu_ps(input + i), _mm256_setzero_ps(), _CMP_NEQ_UQ);
-    n = append_lanes8(static_cast<unsigned>(_mm256_movemask_ps(listed)), base + i, nonzero, n);
+struct Avx512Lanes {
+  using Floats = Floats16;
+  static constexpr int kLanes = 16;
+  __attribute__((target("avx512f,popcnt"))) static unsigned nonzero(const float* x) {
+    return _mm512_cmp_ps_mask(_mm512_loadu_ps(x), _mm512_setzero_ps(), _CMP_NEQ_UQ);
+  }
+  __attribute__((target("avx512f,popcnt"))) static unsigned nonzero(const uint8_t* bytes) {
+    const __m128i sixteen = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes));
+    const __m128i zero_bytes = _mm_cmpeq_epi8(sixteen, _mm_setzero_si128());
+    return ~static_cast<unsigned>(_mm_movemask_epi8(zero_bytes)) & 0xffffu;
+  }
+  __attribute__((target("avx512f,popcnt"))) static void ones(float* out, unsigned set) {
+    _mm512_storeu_ps(out, _mm512_maskz_mov_ps(static_cast<__mmask16>(set), _mm512_set1_ps(1.0f)));
+  }
+  __attribute__((target("avx512f,popcnt"))) static int append(unsigned set, int32_t at,
+                                                                            int32_t* nonzero, int n) {
+    const __m512i indices = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                             _mm512_set1_epi32(at));
+    _mm512_storeu_si512(nonzero + n, _mm512_maskz_compress_epi32(static_cast<__mmask16>(set), indices));
+    return n + __builtin_popcount(set);
+  }
+};
+
+// input[0, kLanes * groups) from the observation (input_lanes), its non-zero entries appended as
+// base + i; the new n. Inlined, with every call in it, into a function of the width's target
+// (flatten): the lanes' operations are that target's.
+template <class Lanes>
+inline int observation_groups(const float* observation, int groups, InputScale norm, float* input, int32_t base,
+                              int32_t* nonzero, int n) {
+  for (int i = 0; i < Lanes::kLanes * groups; i += Lanes::kLanes) {
+    input_lanes<typename Lanes::Floats>(observation, norm, i, input);
+    n = Lanes::append(Lanes::nonzero(input + i), base + i, nonzero, n);
   }
   return n;
 }
 
-// input[0, 8 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
-// base + k (as mask_input4, eight actions at a time); the new n.
-__attribute__((target("avx2,popcnt"))) int mask_groups_avx2(const uint8_t* legal, int groups, float* input,
-                                                            int32_t base, int32_t* nonzero, int n) {
-  const __m256 ones = _mm256_set1_ps(1.0f);
-  for (int a = 0; a < 8 * groups; a += 8) {
-    const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(legal + a));
-    const __m128i is_zero = _mm_cmpeq_epi8(bytes, _mm_setzero_si128());
-    const __m256i lanes = _mm256_cvtepi8_epi32(is_zero);  // all ones where the action is illegal
-    _mm256_storeu_ps(input + a, _mm256_andnot_ps(_mm256_castsi256_ps(lanes), ones));
-    const auto is_legal = ~static_cast<unsigned>(_mm_movemask_epi8(is_zero)) & 0xffu;
-    n = append_lanes8(is_legal, base + a, nonzero, n);
+// input[0, kLanes * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
+// base + k (as mask_input4, kLanes actions at a time); the new n.
+template <class Lanes>
+inline int mask_groups(const uint8_t* legal, int groups, float* input, int32_t base, int32_t* nonzero, int n) {
+  for (int a = 0; a < Lanes::kLanes * groups; a += Lanes::kLanes) {
+    const unsigned is_legal = Lanes::nonzero(legal + a);
+    Lanes::ones(input + a, is_legal);
+    n = Lanes::append(is_legal, base + a, nonzero, n);
   }
   return n;
 }
 
-// Appends base + i + k to nonzero[n...] for each lane k of `listed`; the new n.
-__attribute__((target("avx512f,popcnt"), always_inline)) inline int append_lanes16(__mmask16 listed, int32_t at,
-                                                                                  int32_t* nonzero, int n) {
-  const __m512i indices = _mm512_add_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                           _mm512_set1_epi32(at));
-  _mm512_storeu_si512(nonzero + n, _mm512_maskz_compress_epi32(listed, indices));
-  return n + __builtin_popcount(listed);
+// (the scale by value: a local the stores cannot alias, so its fields stay in registers)
+__attribute__((target("avx2,popcnt"), flatten)) int observation_groups_avx2(const float* observation, int groups,
+                                                                            InputScale norm, float* input,
+                                                                            int32_t base, int32_t* nonzero, int n) {
+  return observation_groups<Avx2Lanes>(observation, groups, norm, input, base, nonzero, n);
 }
 
-// input[0, 16 * groups) from the observation (input_lanes), its non-zero entries appended as
-// base + i; the new n.
-__attribute__((target("avx512f,popcnt"))) int observation_groups_avx512(const float* observation, int groups,
-                                                                        InputScale norm, float* input,
-                                                                        int32_t base, int32_t* nonzero, int n) {
-  for (int i = 0; i < 16 * groups; i += 16) {
-    input_lanes<Floats16>(observation, norm, i, input);
-    const __mmask16 listed = _mm512_cmp_ps_mask(_mm512_loadu_ps(input + i), _mm512_setzero_ps(), _CMP_NEQ_UQ);
-    n = append_lanes16(listed, base + i, nonzero, n);
-  }
-  return n;
+__attribute__((target("avx512f,popcnt"), flatten)) int observation_groups_avx512(const float* observation,
+                                                                                 int groups, InputScale norm,
+                                                                                 float* input, int32_t base,
+                                                                                 int32_t* nonzero, int n) {
+  return observation_groups<Avx512Lanes>(observation, groups, norm, input, base, nonzero, n);
 }
 
-// input[0, 16 * groups) = 1.0f where legal[k] != 0, else 0.0f, and the legal ones appended as
-// base + k (as mask_input4, sixteen actions at a time); the new n.
-__attribute__((target("avx512f,popcnt"))) int mask_groups_avx512(const uint8_t* legal, int groups, float* input,
-                                                                 int32_t base, int32_t* nonzero, int n) {
-  const __m512 ones = _mm512_set1_ps(1.0f);
-  for (int a = 0; a < 16 * groups; a += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(legal + a));
-    const auto zero_bytes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
-    const auto is_legal = static_cast<__mmask16>(~zero_bytes & 0xffffu);
-    _mm512_storeu_ps(input + a, _mm512_maskz_mov_ps(is_legal, ones));
-    n = append_lanes16(is_legal, base + a, nonzero, n);
-  }
-  return n;
+__attribute__((target("avx2,popcnt"), flatten)) int mask_groups_avx2(const uint8_t* legal, int groups, float* input,
+                                                                     int32_t base, int32_t* nonzero, int n) {
+  return mask_groups<Avx2Lanes>(legal, groups, input, base, nonzero, n);
+}
+
+__attribute__((target("avx512f,popcnt"), flatten)) int mask_groups_avx512(const uint8_t* legal, int groups,
+                                                                          float* input, int32_t base,
+                                                                          int32_t* nonzero, int n) {
+  return mask_groups<Avx512Lanes>(legal, groups, input, base, nonzero, n);
 }
 #endif
 
@@ -177,11 +205,8 @@ __attribute__((target("avx512f,popcnt"))) int mask_groups_avx512(const uint8_t* 
 int PolicyNet::observation_input(const float* observation, float* input, int32_t base, int32_t* nonzero, int n) const {
   // zero exactly where the observation is zero: the same arithmetic as obs_at_zero's, std::clamp's
   const int size = observation_size;
-  const bool normalized = !obs_scale.empty();
-  const float* offset = obs_offset.data();
-  const float* scale = obs_scale.data();
-  const float* at_zero = obs_at_zero.data();
-  [[maybe_unused]] const InputScale norm{normalized ? offset : nullptr, scale, at_zero, obs_clip};
+  const float* offset = obs_scale.empty() ? nullptr : obs_offset.data();  // null: not normalized
+  const InputScale norm{offset, obs_scale.data(), obs_at_zero.data(), obs_clip};
   int i = 0;
 #ifdef DIMSUM_POLICY_AVX
   if (isa() == Isa::kAvx512) {
@@ -205,9 +230,10 @@ int PolicyNet::observation_input(const float* observation, float* input, int32_t
 #endif
   for (; i < size; ++i) {  // the last values (every value without the vector extension), as input_lanes
     const float x = observation[i];
-    const float v = x == 0.0f     ? 0.0f
-                    : normalized ? std::clamp((x - offset[i]) * scale[i], -obs_clip, obs_clip) - at_zero[i]
-                                 : x;
+    const float v = x == 0.0f               ? 0.0f
+                    : norm.offset != nullptr ? std::clamp((x - norm.offset[i]) * norm.scale[i], -norm.clip, norm.clip) -
+                                                   norm.at_zero[i]
+                                           : x;
     input[i] = v;
     nonzero[n] = base + i;  // written always, kept only if v is not zero
     n += v != 0.0f;

@@ -59,7 +59,6 @@ typedef float Floats16 __attribute__((vector_size(64)));
 // compiler keeps the comparisons as branches. Here they are lane masks and bitwise selects.
 typedef float Floats4 __attribute__((vector_size(16)));
 typedef int32_t Ints4 __attribute__((vector_size(16)));
-
 #endif
 
 // Listing a group of four values' non-zero entries without a branch or a loop per value: a
