@@ -714,7 +714,7 @@ void dense_rows(const DenseLayer& layer, const float* x, int rows, float* y, Pol
     // Listed already, so the sparse kernels pay no scan: they win below about full density (a
     // non-zero input costs a row the vector multiplies and adds an input costs the dense kernels,
     // whose only edge is reading each weight once for four rows). Under three quarters non-zero:
-    // Yum Cha's rows (a fifth to a third) batched 10-15% faster than at the scan's quarter.
+    // Yum Cha's rows (a fifth to a third) batched 8-10% faster than at the scan's quarter.
     sparse = 4 * total < 3 * int64_t{rows} * layer.in;
   } else {
     sparse = list_nonzero(layer, x, rows, scratch);
