@@ -315,26 +315,26 @@ __attribute__((target("avx"))) void dense_row_avx64(const DenseLayer& layer, con
 alignas(32) constexpr int32_t kTailMaskBits[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 // The register operations of the tails, per instruction set. The templates below that use them
-// are compiled for no target of their own and flattened into functions of one: the registers they
-// pass by value never cross a call, so GCC's note that such an argument's ABI depends on the
-// target (-Wpsabi) does not apply to them.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+// are compiled for no target of their own and flattened into functions of one, so registers are
+// passed by pointer: a register wider than SSE2's passed by value has an ABI of its own, which
+// GCC warns of (-Wpsabi) and Clang refuses outside a function of that target.
 // AVX: 8 lanes, masks in vector registers (vmaskmovps); tails of fewer than 16 outputs.
 struct AvxTail {
   using Reg = __m256;
   using Mask = __m256i;
-  // register j's lanes of outputs [o0, o0 + width), width < 16
-  __attribute__((target("avx"))) static Mask lanes(int j, int width) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kTailMaskBits + 16 - width + 8 * j));
+  // *m = register j's lanes of outputs [o0, o0 + width), width < 16
+  __attribute__((target("avx"))) static void lanes(Mask* m, int j, int width) {
+    *m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kTailMaskBits + 16 - width + 8 * j));
   }
-  __attribute__((target("avx"))) static Reg load(const float* p, Mask m) { return _mm256_maskload_ps(p, m); }
-  __attribute__((target("avx"))) static void store(float* p, Mask m, Reg r) { _mm256_maskstore_ps(p, m, r); }
-  // a + v * w: a multiply, then an add (not fused)
-  __attribute__((target("avx"))) static Reg add_product(Reg a, float v, Reg w) {
-    return _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(v), w));
+  __attribute__((target("avx"))) static void load(Reg* r, const float* p, const Mask* m) {
+    *r = _mm256_maskload_ps(p, *m);
+  }
+  __attribute__((target("avx"))) static void store(float* p, const Mask* m, const Reg* r) {
+    _mm256_maskstore_ps(p, *m, *r);
+  }
+  // *a += v * *w: a multiply, then an add (not fused)
+  __attribute__((target("avx"))) static void add_product(Reg* a, float v, const Reg* w) {
+    *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_set1_ps(v), *w));
   }
 };
 
@@ -342,12 +342,16 @@ struct AvxTail {
 struct Avx512Tail {
   using Reg = __m512;
   using Mask = __mmask16;
-  // register j's lanes of outputs [o0, o0 + width): all but in the last register
-  static Mask lanes(int j, int width) { return static_cast<Mask>((1u << std::min(16, width - 16 * j)) - 1u); }
-  __attribute__((target("avx512f"))) static Reg load(const float* p, Mask m) { return _mm512_maskz_loadu_ps(m, p); }
-  __attribute__((target("avx512f"))) static void store(float* p, Mask m, Reg r) { _mm512_mask_storeu_ps(p, m, r); }
-  __attribute__((target("avx512f"))) static Reg add_product(Reg a, float v, Reg w) {
-    return _mm512_add_ps(a, _mm512_mul_ps(_mm512_set1_ps(v), w));
+  // *m = register j's lanes of outputs [o0, o0 + width): all but in the last register
+  static void lanes(Mask* m, int j, int width) { *m = static_cast<Mask>((1u << std::min(16, width - 16 * j)) - 1u); }
+  __attribute__((target("avx512f"))) static void load(Reg* r, const float* p, const Mask* m) {
+    *r = _mm512_maskz_loadu_ps(*m, p);
+  }
+  __attribute__((target("avx512f"))) static void store(float* p, const Mask* m, const Reg* r) {
+    _mm512_mask_storeu_ps(p, *m, *r);
+  }
+  __attribute__((target("avx512f"))) static void add_product(Reg* a, float v, const Reg* w) {
+    *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_set1_ps(v), *w));
   }
 };
 
@@ -357,49 +361,57 @@ struct Avx512Tail {
 template <class Ops, int kRegs>
 inline void tail_4rows(const DenseLayer& layer, const float* const* x, int o0, int width, float* const* y) {
   static_assert(kRegs == 1 || kRegs == 2);
-  constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
-  const typename Ops::Mask m0 = Ops::lanes(0, width), m1 = Ops::lanes(kRegs - 1, width);
+  using Reg = typename Ops::Reg;
+  constexpr int kLanes = sizeof(Reg) / sizeof(float);
+  typename Ops::Mask m0, m1;
+  Ops::lanes(&m0, 0, width), Ops::lanes(&m1, kRegs - 1, width);
   const float* b = layer.bias.data() + o0;
-  typename Ops::Reg a00 = Ops::load(b, m0), a10 = a00, a20 = a00, a30 = a00;
-  typename Ops::Reg a01 = Ops::load(b + (kRegs - 1) * kLanes, m1), a11 = a01, a21 = a01, a31 = a01;
+  Reg a00, a01;
+  Ops::load(&a00, b, &m0), Ops::load(&a01, b + (kRegs - 1) * kLanes, &m1);
+  Reg a10 = a00, a20 = a00, a30 = a00, a11 = a01, a21 = a01, a31 = a01;
   const int in = layer.in;
   const auto out = static_cast<size_t>(layer.out);
   const float* w = layer.weight_t.data() + o0;
   const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   for (int i = 0; i < in; ++i, w += out) {
-    const typename Ops::Reg w0 = Ops::load(w, m0);
-    a00 = Ops::add_product(a00, x0[i], w0), a10 = Ops::add_product(a10, x1[i], w0);
-    a20 = Ops::add_product(a20, x2[i], w0), a30 = Ops::add_product(a30, x3[i], w0);
+    Reg w0;
+    Ops::load(&w0, w, &m0);
+    Ops::add_product(&a00, x0[i], &w0), Ops::add_product(&a10, x1[i], &w0);
+    Ops::add_product(&a20, x2[i], &w0), Ops::add_product(&a30, x3[i], &w0);
     if constexpr (kRegs == 2) {
-      const typename Ops::Reg w1 = Ops::load(w + kLanes, m1);
-      a01 = Ops::add_product(a01, x0[i], w1), a11 = Ops::add_product(a11, x1[i], w1);
-      a21 = Ops::add_product(a21, x2[i], w1), a31 = Ops::add_product(a31, x3[i], w1);
+      Reg w1;
+      Ops::load(&w1, w + kLanes, &m1);
+      Ops::add_product(&a01, x0[i], &w1), Ops::add_product(&a11, x1[i], &w1);
+      Ops::add_product(&a21, x2[i], &w1), Ops::add_product(&a31, x3[i], &w1);
     }
   }
-  Ops::store(y[0] + o0, m0, a00), Ops::store(y[1] + o0, m0, a10);
-  Ops::store(y[2] + o0, m0, a20), Ops::store(y[3] + o0, m0, a30);
+  Ops::store(y[0] + o0, &m0, &a00), Ops::store(y[1] + o0, &m0, &a10);
+  Ops::store(y[2] + o0, &m0, &a20), Ops::store(y[3] + o0, &m0, &a30);
   if constexpr (kRegs == 2) {
-    Ops::store(y[0] + o0 + kLanes, m1, a01), Ops::store(y[1] + o0 + kLanes, m1, a11);
-    Ops::store(y[2] + o0 + kLanes, m1, a21), Ops::store(y[3] + o0 + kLanes, m1, a31);
+    Ops::store(y[0] + o0 + kLanes, &m1, &a01), Ops::store(y[1] + o0 + kLanes, &m1, &a11);
+    Ops::store(y[2] + o0 + kLanes, &m1, &a21), Ops::store(y[3] + o0 + kLanes, &m1, &a31);
   }
 }
 
 // Outputs [o0, o0 + width) of the row x in kRegs (1 to 4) registers, summed over the inputs
 // x[idx[j]] for j < n (ascending), or over every input when idx is null (kSparse false), zeros
 // skipped: as dense_outputs<1, 0> and sparse_outputs<0> do, lane k for output o0 + k. Named
-// registers, as in tail_4rows; those past kRegs are never used.
+// registers, as in tail_4rows; those past kRegs repeat the last one's mask and are never used.
 template <class Ops, int kRegs, bool kSparse>
 inline void tail_row(const DenseLayer& layer, const float* x, const int32_t* idx, int n, int o0, int width, float* y) {
   static_assert(kRegs >= 1 && kRegs <= 4);
-  constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
-  // register j's mask and sums; j past kRegs repeats the last (and is not used)
-  const typename Ops::Mask m0 = Ops::lanes(0, width), m1 = Ops::lanes(std::min(1, kRegs - 1), width),
-                           m2 = Ops::lanes(std::min(2, kRegs - 1), width), m3 = Ops::lanes(kRegs - 1, width);
+  using Reg = typename Ops::Reg;
+  constexpr int kLanes = sizeof(Reg) / sizeof(float);
+  typename Ops::Mask m0, m1, m2, m3;
+  Ops::lanes(&m0, 0, width), Ops::lanes(&m1, std::min(1, kRegs - 1), width);
+  Ops::lanes(&m2, std::min(2, kRegs - 1), width), Ops::lanes(&m3, kRegs - 1, width);
   const float* b = layer.bias.data() + o0;
-  typename Ops::Reg a0 = Ops::load(b, m0), a1 = a0, a2 = a0, a3 = a0;
-  if constexpr (kRegs > 1) a1 = Ops::load(b + kLanes, m1);
-  if constexpr (kRegs > 2) a2 = Ops::load(b + 2 * kLanes, m2);
-  if constexpr (kRegs > 3) a3 = Ops::load(b + 3 * kLanes, m3);
+  Reg a0, a1, a2, a3;
+  Ops::load(&a0, b, &m0);
+  a1 = a2 = a3 = a0;
+  if constexpr (kRegs > 1) Ops::load(&a1, b + kLanes, &m1);
+  if constexpr (kRegs > 2) Ops::load(&a2, b + 2 * kLanes, &m2);
+  if constexpr (kRegs > 3) Ops::load(&a3, b + 3 * kLanes, &m3);
   const auto out = static_cast<size_t>(layer.out);
   const float* weights = layer.weight_t.data() + o0;
   const int count = kSparse ? n : layer.in;
@@ -408,19 +420,17 @@ inline void tail_row(const DenseLayer& layer, const float* x, const int32_t* idx
     const float v = x[i];
     if (!kSparse && v == 0.0f) continue;
     const float* w = weights + static_cast<size_t>(i) * out;
-    a0 = Ops::add_product(a0, v, Ops::load(w, m0));
-    if constexpr (kRegs > 1) a1 = Ops::add_product(a1, v, Ops::load(w + kLanes, m1));
-    if constexpr (kRegs > 2) a2 = Ops::add_product(a2, v, Ops::load(w + 2 * kLanes, m2));
-    if constexpr (kRegs > 3) a3 = Ops::add_product(a3, v, Ops::load(w + 3 * kLanes, m3));
+    Reg wj;
+    Ops::load(&wj, w, &m0), Ops::add_product(&a0, v, &wj);
+    if constexpr (kRegs > 1) Ops::load(&wj, w + kLanes, &m1), Ops::add_product(&a1, v, &wj);
+    if constexpr (kRegs > 2) Ops::load(&wj, w + 2 * kLanes, &m2), Ops::add_product(&a2, v, &wj);
+    if constexpr (kRegs > 3) Ops::load(&wj, w + 3 * kLanes, &m3), Ops::add_product(&a3, v, &wj);
   }
-  Ops::store(y + o0, m0, a0);
-  if constexpr (kRegs > 1) Ops::store(y + o0 + kLanes, m1, a1);
-  if constexpr (kRegs > 2) Ops::store(y + o0 + 2 * kLanes, m2, a2);
-  if constexpr (kRegs > 3) Ops::store(y + o0 + 3 * kLanes, m3, a3);
+  Ops::store(y + o0, &m0, &a0);
+  if constexpr (kRegs > 1) Ops::store(y + o0 + kLanes, &m1, &a1);
+  if constexpr (kRegs > 2) Ops::store(y + o0 + 2 * kLanes, &m2, &a2);
+  if constexpr (kRegs > 3) Ops::store(y + o0 + 3 * kLanes, &m3, &a3);
 }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 // tail_row over the inputs idx lists, or every input when idx is null.
 template <class Ops, int kRegs>
