@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from dimsum import _batch
+from test_policy_arithmetic import reference  # the float64 evaluation of a network
+from test_policy_golden import WIDTHS as KERNEL_WIDTHS  # base, avx, avx2, avx512
 
 # outputs of the first layer and of the last (the actions): one short of, at and one past every
 # register boundary of 8, 16, 32 and 64 lanes, and a few between
-WIDTHS = [1, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 79, 80, 97, 113, 127]
+OUTPUTS = [1, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 49, 63, 64, 65, 79, 80, 97, 113, 127]
 OBSERVATION = 150  # 150 + the actions: above the 128 inputs past which a first layer's zeros are listed
 ROWS = 9  # two tiles of four rows and one alone
 
@@ -39,8 +41,8 @@ def rows(actions, density, seed):
 
 
 def cases():
-    for k, hidden in enumerate(WIDTHS):
-        actions = WIDTHS[(k + 7) % len(WIDTHS)]
+    for k, hidden in enumerate(OUTPUTS):
+        actions = OUTPUTS[(k + 7) % len(OUTPUTS)]
         for density in (0.1, 1.0):  # the sparse kernels, the dense ones
             yield hidden, actions, density, 1000 * k + int(density * 10)
 
@@ -62,18 +64,15 @@ def logits_digest():
 def test_a_tail_is_the_layers_sums(hidden, actions, density, seed):
     net, layers = network(hidden, actions, seed)
     observations, masks = rows(actions, density, seed)
-    x = np.concatenate([masks.astype(np.float64), observations.astype(np.float64)], axis=1)
-    for w, b, activation in layers:
-        x = x @ w.astype(np.float64).T + b
-        x = np.tanh(x) if activation == "tanh" else x
-    np.testing.assert_allclose(net.logits(observations, masks), x, atol=1e-4, rtol=1e-4)
+    expected = reference(layers, {}, observations, masks)
+    np.testing.assert_allclose(net.logits(observations, masks), expected, atol=1e-4, rtol=1e-4)
 
 
 def test_every_kernel_width_gives_the_same_bits_alone_and_in_tiles():
     # DIMSUM_POLICY_ISA is read once a process: each width in a process of its own, against the
     # portable one ("base"); a width the CPU lacks runs its widest below it.
     digests = {}
-    for cap in ("base", "avx", "avx2", "avx512"):
+    for cap in KERNEL_WIDTHS:
         done = subprocess.run([sys.executable, __file__], env=dict(os.environ, DIMSUM_POLICY_ISA=cap),
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr

@@ -355,6 +355,21 @@ struct Avx512Tail {
   }
 };
 
+// One register of the four rows' sums, a0..a3, each plus its row's input v0..v3 times *w.
+template <class Ops>
+inline void add_products_4rows(typename Ops::Reg* a0, typename Ops::Reg* a1, typename Ops::Reg* a2,
+                               typename Ops::Reg* a3, float v0, float v1, float v2, float v3,
+                               const typename Ops::Reg* w) {
+  Ops::add_product(a0, v0, w), Ops::add_product(a1, v1, w), Ops::add_product(a2, v2, w), Ops::add_product(a3, v3, w);
+}
+
+// One register of the four rows' sums stored at y[r] + o, its lanes *m.
+template <class Ops>
+inline void store_4rows(float* const* y, int o, const typename Ops::Mask* m, const typename Ops::Reg* a0,
+                        const typename Ops::Reg* a1, const typename Ops::Reg* a2, const typename Ops::Reg* a3) {
+  Ops::store(y[0] + o, m, a0), Ops::store(y[1] + o, m, a1), Ops::store(y[2] + o, m, a2), Ops::store(y[3] + o, m, a3);
+}
+
 // Outputs [o0, o0 + width) of the four rows x[0..4), in kRegs (1 or 2) registers a row, adding
 // every product, zeros included, as dense_outputs_4rows does (and why). The sums are named
 // registers, not an array of them: GCC stored such an array to the stack at every input.
@@ -366,7 +381,7 @@ inline void tail_4rows(const DenseLayer& layer, const float* const* x, int o0, i
   typename Ops::Mask m0, m1;
   Ops::lanes(&m0, 0, width), Ops::lanes(&m1, kRegs - 1, width);
   const float* b = layer.bias.data() + o0;
-  Reg a00, a01;
+  Reg a00, a01;  // a<row><register>
   Ops::load(&a00, b, &m0), Ops::load(&a01, b + (kRegs - 1) * kLanes, &m1);
   Reg a10 = a00, a20 = a00, a30 = a00, a11 = a01, a21 = a01, a31 = a01;
   const int in = layer.in;
@@ -374,23 +389,16 @@ inline void tail_4rows(const DenseLayer& layer, const float* const* x, int o0, i
   const float* w = layer.weight_t.data() + o0;
   const float *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
   for (int i = 0; i < in; ++i, w += out) {
-    Reg w0;
-    Ops::load(&w0, w, &m0);
-    Ops::add_product(&a00, x0[i], &w0), Ops::add_product(&a10, x1[i], &w0);
-    Ops::add_product(&a20, x2[i], &w0), Ops::add_product(&a30, x3[i], &w0);
+    Reg wj;
+    Ops::load(&wj, w, &m0);
+    add_products_4rows<Ops>(&a00, &a10, &a20, &a30, x0[i], x1[i], x2[i], x3[i], &wj);
     if constexpr (kRegs == 2) {
-      Reg w1;
-      Ops::load(&w1, w + kLanes, &m1);
-      Ops::add_product(&a01, x0[i], &w1), Ops::add_product(&a11, x1[i], &w1);
-      Ops::add_product(&a21, x2[i], &w1), Ops::add_product(&a31, x3[i], &w1);
+      Ops::load(&wj, w + kLanes, &m1);
+      add_products_4rows<Ops>(&a01, &a11, &a21, &a31, x0[i], x1[i], x2[i], x3[i], &wj);
     }
   }
-  Ops::store(y[0] + o0, &m0, &a00), Ops::store(y[1] + o0, &m0, &a10);
-  Ops::store(y[2] + o0, &m0, &a20), Ops::store(y[3] + o0, &m0, &a30);
-  if constexpr (kRegs == 2) {
-    Ops::store(y[0] + o0 + kLanes, &m1, &a01), Ops::store(y[1] + o0 + kLanes, &m1, &a11);
-    Ops::store(y[2] + o0 + kLanes, &m1, &a21), Ops::store(y[3] + o0 + kLanes, &m1, &a31);
-  }
+  store_4rows<Ops>(y, o0, &m0, &a00, &a10, &a20, &a30);
+  if constexpr (kRegs == 2) store_4rows<Ops>(y, o0 + kLanes, &m1, &a01, &a11, &a21, &a31);
 }
 
 // Outputs [o0, o0 + width) of the row x in kRegs (1 to 4) registers, summed over the inputs
