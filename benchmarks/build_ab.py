@@ -10,8 +10,11 @@ the ratio before / after of each round (above 1: the second build is faster), an
 range over the rounds; the paired ratio holds on a shared machine where the absolute times move.
 
 Works: ``playouts:GAME`` (``dimsum.random_playouts``, one thread, GAME's benchmark configuration,
-per decision) and ``batch:GAME`` (``BatchEnv.step(sample_actions())`` with observations and masks
-at 1,024 envs, one thread, per env-step).
+per decision), ``batch:GAME`` (``BatchEnv.step(sample_actions())`` with observations and masks
+at 1,024 envs, one thread, per env-step), and for a shipped policy (``GAME-Np``, as
+``benchmarks/policy_inference.py`` names them) ``move:GAME-Np`` (``bots::policy_move`` on 4,000
+decision nodes of random games in one C++ loop, per move) and ``rows:GAME-Np``
+(``PolicyNet.logits`` on those nodes' observations and masks, per row).
 """
 
 from __future__ import annotations
@@ -30,6 +33,29 @@ import sys, time
 import dimsum
 from benchmarks.workloads import CONFIGS
 kind, name, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+if kind in ("move", "rows"):
+    import numpy as np
+    import dimsum.bots
+    from dimsum import _batch
+    from benchmarks.policy_inference import decision_states
+    game_name, players = name.rsplit("-", 1)
+    game = dimsum.make(game_name, players=int(players.rstrip("p")))
+    policy = dimsum.bots.make("policy", game, weights="shipped")
+    states = decision_states(game, int(sys.argv[4]), seed)
+    repeat = 5
+    if kind == "move":
+        blobs = [s.to_bytes() for s in states]
+        _, seconds = _batch._policy_moves_cpu(policy._net, *policy._game_args, blobs, repeat)  # its own CPU clock
+        print(seconds, repeat * len(states))
+    else:
+        obs = np.stack([s.observation(s.current_player) for s in states])
+        masks = np.stack([s.legal_mask() for s in states])
+        policy._net.logits(obs[:64], masks[:64])  # the thread's buffers grown outside the clock
+        start = time.thread_time()
+        for _ in range(repeat):
+            policy._net.logits(obs, masks)
+        print(time.thread_time() - start, repeat * len(states))
+    sys.exit(0)
 game = dimsum.make(name, **CONFIGS[name])
 if kind == "playouts":
     games = int(sys.argv[4])
@@ -46,7 +72,7 @@ else:
     print(time.thread_time() - start, 1024 * steps)
 """
 
-SIZES = {"playouts": 20000, "batch": 40}
+SIZES = {"playouts": 20000, "batch": 40, "move": 4000, "rows": 4000}
 
 
 def one(pythonpath: str, kind: str, name: str, seed: int) -> float:
@@ -62,7 +88,7 @@ def main(argv=None) -> int:
     parser.add_argument("before")
     parser.add_argument("after")
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--work", action="append", help="playouts:GAME or batch:GAME (repeatable)")
+    parser.add_argument("--work", action="append", help="playouts:GAME, batch:GAME, move:GAME-Np or rows:GAME-Np (repeatable)")
     args = parser.parse_args(argv)
     for work in args.work or ["playouts:nice_buns"]:
         kind, name = work.split(":")

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <limits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -129,6 +130,58 @@ py::array_t<float> batch_logits(const PolicyNet& net, const FloatArray& observat
   return out;
 }
 
+// For tests/test_policy_legal_logits.py: the logits of each row's legal actions as a move or a
+// policy opponent's round computes them (forward_rows told to read those alone, which may sum only
+// the registers that hold them), NaN at every other action; the whole batch as one call (tiles of
+// rows), or row by row (`alone`, a move's single row). Not public API (no stub).
+py::array_t<float> legal_logits(const PolicyNet& net, const FloatArray& observations,
+                                const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& masks,
+                                bool alone) {
+  if (observations.ndim() != 2 || observations.shape(1) != net.observation_size || masks.ndim() != 2 ||
+      masks.shape(1) != net.num_actions || masks.shape(0) != observations.shape(0))
+    throw py::value_error("legal logits take observations (n, " + std::to_string(net.observation_size) +
+                          ") and masks (n, " + std::to_string(net.num_actions) + ")");
+  const int64_t n = observations.shape(0);
+  const auto width = static_cast<size_t>(net.input_size());
+  const auto actions = static_cast<size_t>(net.num_actions);
+  std::vector<float> inputs(static_cast<size_t>(n) * width);
+  std::vector<int32_t> nonzero(static_cast<size_t>(n) * width);
+  std::vector<int> nonzero_counts(static_cast<size_t>(n));
+  std::vector<int16_t> legal(static_cast<size_t>(n) * actions);
+  std::vector<int> legal_counts(static_cast<size_t>(n), 0);
+  std::vector<float> logits(static_cast<size_t>(n) * actions, std::numeric_limits<float>::quiet_NaN());
+  for (int64_t r = 0; r < n; ++r) {
+    const auto k = static_cast<size_t>(r);
+    const uint8_t* mask = masks.data() + r * net.num_actions;
+    nonzero_counts[k] = net.make_input(observations.data() + r * net.observation_size, mask, inputs.data() + k * width,
+                                       nonzero.data() + k * width);
+    for (int a = 0; a < net.num_actions; ++a)
+      if (mask[a] != 0) legal[k * actions + static_cast<size_t>(legal_counts[k]++)] = static_cast<int16_t>(a);
+  }
+  {
+    py::gil_scoped_release release;
+    const int64_t step = alone ? 1 : n;
+    for (int64_t first = 0; first < n; first += step) {
+      const auto k = static_cast<size_t>(first);
+      const int rows = static_cast<int>(std::min(step, n - first));
+      const bots::RowActions only{legal.data() + k * actions, legal_counts.data() + k, actions};
+      const bots::RowNonzero listed{nonzero.data() + k * width, nonzero_counts.data() + k, width};
+      net.forward_rows(inputs.data() + k * width, rows, logits.data() + k * actions, bots::thread_scratch(), &only,
+                       &listed);
+    }
+  }
+  // the outputs a choice does not read: NaN, whatever the kernels left there
+  for (size_t r = 0; r < static_cast<size_t>(n); ++r) {
+    std::vector<bool> wanted(actions, false);
+    for (int j = 0; j < legal_counts[r]; ++j) wanted[static_cast<size_t>(legal[r * actions + static_cast<size_t>(j)])] = true;
+    for (size_t a = 0; a < actions; ++a)
+      if (!wanted[a]) logits[r * actions + a] = std::numeric_limits<float>::quiet_NaN();
+  }
+  py::array_t<float> out({n, static_cast<int64_t>(net.num_actions)});
+  std::copy(logits.begin(), logits.end(), out.mutable_data());
+  return out;
+}
+
 int policy_action(const PolicyNet& net, const std::string& game, const py::bytes& config, int64_t state_size,
                   int64_t state_version, const py::bytes& state, bool greedy, double temperature, uint64_t seed,
                   uint64_t call) {
@@ -215,6 +268,10 @@ void register_policy(py::module_& m) {
   m.def("policy_kernels", &bots::policy_kernels,
         "The kernels networks are evaluated with in this process: 'base' (SSE2 on x86-64), 'avx', 'avx2' or 'avx512', the "
         "CPU's widest unless the environment variable DIMSUM_POLICY_ISA caps them (read once). The same bits on each.");
+  m.def("_policy_legal_logits", &legal_logits, py::arg("net"), py::arg("observations"), py::arg("masks"),
+        py::arg("alone") = false,
+        "Tests only: each row's legal actions' logits as a move computes them (NaN elsewhere), the batch at once "
+        "or row by row.");
   m.def("_policy_moves_cpu", &policy_moves_cpu, py::arg("net"), py::arg("game"), py::arg("config"),
         py::arg("state_size"), py::arg("state_version"), py::arg("states"), py::arg("repeat") = 1,
         "Benchmarks only: the greedy move at each state (State.to_bytes()), `repeat` times, and the CPU seconds "

@@ -16,6 +16,7 @@
 #include "policy_net.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -233,12 +234,6 @@ void dense_sums_sse2(const DenseLayer& layer, const float* x, int rows, float* y
 // AVX: 8 floats a register (Floats8, GCC's vector extension, so that the sums of four rows by 16
 // outputs stay in 8 registers: a plain array of them went through memory). Lane k of a register
 // does exactly what dense_outputs does for output o0 + k.
-__attribute__((target("avx"))) inline Floats8 load8(const float* p) {
-  Floats8 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
 // tanh of y[0..n) in place, 8 values a register (tanh_all's four; the same bits, tanh_lanes): a
 // value's tanh is 19 multiplies and adds and a divide, so the width of a register is what bounds it.
 __attribute__((target("avx"))) void tanh_all_avx(float* y, size_t n) { tanh_all_lanes<Floats8>(y, n); }
@@ -283,43 +278,26 @@ __attribute__((target("avx"))) void dense_outputs_avx(const DenseLayer& layer, c
   dense_outputs_4rows<Floats8>(layer, x, o0, y);
 }
 
-// Outputs [o0, o0 + 64) of one row x: its sums in 8 registers over every input (zeros skipped),
-// what a single move's hidden layers take (a 64-wide layer in one pass). Lane k does exactly what
-// dense_outputs does for output o0 + k.
-__attribute__((target("avx"))) void dense_row_avx64(const DenseLayer& layer, const float* x, int o0, float* y) {
-  const float* b = layer.bias.data() + o0;
-  Floats8 a0 = load8(b), a1 = load8(b + 8), a2 = load8(b + 16), a3 = load8(b + 24), a4 = load8(b + 32),
-          a5 = load8(b + 40), a6 = load8(b + 48), a7 = load8(b + 56);
-  const auto out = static_cast<size_t>(layer.out);
-  const float* w = layer.weight_t.data() + o0;
-  for (int i = 0; i < layer.in; ++i, w += out) {
-    const float v = x[i];
-    if (v == 0.0f) continue;
-    a0 += v * load8(w), a1 += v * load8(w + 8), a2 += v * load8(w + 16), a3 += v * load8(w + 24);
-    a4 += v * load8(w + 32), a5 += v * load8(w + 40), a6 += v * load8(w + 48), a7 += v * load8(w + 56);
-  }
-  const Floats8 sums[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
-  __builtin_memcpy(y + o0, sums, sizeof sums);
-}
-
-// A layer's last outputs past its full passes (Nice Buns 2p's 101 are 6 x 16 + 5 for AVX, 3 x 32
+// A layer's last outputs past its full registers (Nice Buns 2p's 101 are 6 x 16 + 5 for AVX, 3 x 32
 // + 5 for AVX-512; Yum Cha's 66 are 4 x 16 + 2, 2 x 32 + 2), in registers whose last is masked
 // rather than one scalar multiply-add per output: a masked load reads, and a masked store writes,
 // none of the lanes past the last output (nor faults on them), so nothing past the weights' end
 // or a row of y is touched. The lanes off the mask sum zeros, never stored. Lane k does exactly
 // what dense_outputs does for output o0 + k. One source for both instruction sets (tail_4rows,
-// tail_row, over a set of register operations), flattened into each set's functions.
+// and row_pass for a row alone, over a set of register operations), flattened into each set's
+// functions.
 
 // 16 ones then 16 zeros: AVX's mask for the first `width` lanes is read at 16 - width (AVX has no
 // 256-bit integer compare to build it).
 alignas(32) constexpr int32_t kTailMaskBits[32] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
-// The register operations of the tails, per instruction set. The templates below that use them
+// The register operations of the tails and of a row alone, per instruction set. The templates below that use them
 // are compiled for no target of their own and flattened into functions of one, so registers are
 // passed by pointer: a register wider than SSE2's passed by value has an ABI of its own, which
 // GCC warns of (-Wpsabi) and Clang refuses outside a function of that target.
-// AVX: 8 lanes, masks in vector registers (vmaskmovps); tails of fewer than 16 outputs.
-struct AvxTail {
+// AVX: 8 lanes, masks in vector registers (vmaskmovps, slower than a plain load: a full register
+// takes load_full); masks of fewer than 16 outputs.
+struct AvxOps {
   using Reg = __m256;
   using Mask = __m256i;
   // *m = register j's lanes of outputs [o0, o0 + width), width < 16
@@ -332,6 +310,8 @@ struct AvxTail {
   __attribute__((target("avx"))) static void store(float* p, const Mask* m, const Reg* r) {
     _mm256_maskstore_ps(p, *m, *r);
   }
+  __attribute__((target("avx"))) static void load_full(Reg* r, const float* p) { *r = _mm256_loadu_ps(p); }
+  __attribute__((target("avx"))) static void store_full(float* p, const Reg* r) { _mm256_storeu_ps(p, *r); }
   // *a += v * *w: a multiply, then an add (not fused)
   __attribute__((target("avx"))) static void add_product(Reg* a, float v, const Reg* w) {
     *a = _mm256_add_ps(*a, _mm256_mul_ps(_mm256_set1_ps(v), *w));
@@ -339,7 +319,7 @@ struct AvxTail {
 };
 
 // AVX-512: 16 lanes, mask registers (a masked load is an ordinary load, vmaskmovps is not).
-struct Avx512Tail {
+struct Avx512Ops {
   using Reg = __m512;
   using Mask = __mmask16;
   // *m = register j's lanes of outputs [o0, o0 + width): all but in the last register
@@ -350,6 +330,8 @@ struct Avx512Tail {
   __attribute__((target("avx512f"))) static void store(float* p, const Mask* m, const Reg* r) {
     _mm512_mask_storeu_ps(p, *m, *r);
   }
+  __attribute__((target("avx512f"))) static void load_full(Reg* r, const float* p) { *r = _mm512_loadu_ps(p); }
+  __attribute__((target("avx512f"))) static void store_full(float* p, const Reg* r) { _mm512_storeu_ps(p, *r); }
   __attribute__((target("avx512f"))) static void add_product(Reg* a, float v, const Reg* w) {
     *a = _mm512_add_ps(*a, _mm512_mul_ps(_mm512_set1_ps(v), *w));
   }
@@ -401,68 +383,126 @@ inline void tail_4rows(const DenseLayer& layer, const float* const* x, int o0, i
   if constexpr (kRegs == 2) store_4rows<Ops>(y, o0 + kLanes, &m1, &a01, &a11, &a21, &a31);
 }
 
-// Outputs [o0, o0 + width) of the row x in kRegs (1 to 4) registers, summed over the inputs
-// x[idx[j]] for j < n (ascending), or over every input when idx is null (kSparse false), zeros
-// skipped: as dense_outputs<1, 0> and sparse_outputs<0> do, lane k for output o0 + k. Named
-// registers, as in tail_4rows; those past kRegs repeat the last one's mask and are never used.
+// One register of a row's pass (row_pass): register kJ's weights or biases at p + offset[kJ],
+// every lane but in the last register, whose lanes are *last. Nothing past kRegs.
+template <class Ops, int kJ, int kRegs>
+DIMSUM_ALWAYS_INLINE void load_block(typename Ops::Reg* r, const float* p, const int* offset,
+                                     const typename Ops::Mask* last) {
+  if constexpr (kJ < kRegs - 1) Ops::load_full(r, p + offset[kJ]);
+  else if constexpr (kJ == kRegs - 1) Ops::load(r, p + offset[kJ], last);
+}
+
+template <class Ops, int kJ, int kRegs>
+DIMSUM_ALWAYS_INLINE void add_block(typename Ops::Reg* a, float v, const float* w, const int* offset,
+                                    const typename Ops::Mask* last) {
+  if constexpr (kJ < kRegs) {
+    typename Ops::Reg wj;
+    load_block<Ops, kJ, kRegs>(&wj, w, offset, last);
+    Ops::add_product(a, v, &wj);
+  }
+}
+
+template <class Ops, int kJ, int kRegs>
+DIMSUM_ALWAYS_INLINE void store_block(float* y, const int* offset, const typename Ops::Mask* last,
+                                      const typename Ops::Reg* a) {
+  if constexpr (kJ < kRegs - 1) Ops::store_full(y + offset[kJ], a);
+  else if constexpr (kJ == kRegs - 1) Ops::store(y + offset[kJ], last, a);
+}
+
+// kRegs (1 to 8) registers of one row's outputs in one pass over its inputs: register j sums the
+// outputs from offset[j] on, all its lanes but in the last register, which sums its first
+// last_width (a layer's last outputs: its masked load reads, and its masked store writes, no lane
+// past them). Over every input, every product added (zeros included, as dense_outputs_4rows does,
+// and why), or over the inputs x[idx[j]] for j < n, ascending (kSparse). Lane k of register j does
+// exactly what dense_outputs does for output offset[j] + k. A row alone takes it: a move's layers,
+// the rows past a tile's fours, and the blocks of a last layer that hold the legal actions
+// (legal_outputs_only). Eight registers a pass keep a row's adds in flight (an add waits for the
+// one before it in its register, 4 cycles: four registers or fewer wait on that, not on the
+// arithmetic). Named registers, as in tail_4rows; those past kRegs are never used.
 template <class Ops, int kRegs, bool kSparse>
-inline void tail_row(const DenseLayer& layer, const float* x, const int32_t* idx, int n, int o0, int width, float* y) {
-  static_assert(kRegs >= 1 && kRegs <= 4);
+inline void row_pass(const DenseLayer& layer, const float* x, const int32_t* idx, int n, const int* offset,
+                     int last_width, float* y) {
+  static_assert(kRegs >= 1 && kRegs <= 8);
   using Reg = typename Ops::Reg;
-  constexpr int kLanes = sizeof(Reg) / sizeof(float);
-  typename Ops::Mask m0, m1, m2, m3;
-  Ops::lanes(&m0, 0, width), Ops::lanes(&m1, std::min(1, kRegs - 1), width);
-  Ops::lanes(&m2, std::min(2, kRegs - 1), width), Ops::lanes(&m3, kRegs - 1, width);
-  const float* b = layer.bias.data() + o0;
-  Reg a0, a1, a2, a3;
-  Ops::load(&a0, b, &m0);
-  a1 = a2 = a3 = a0;
-  if constexpr (kRegs > 1) Ops::load(&a1, b + kLanes, &m1);
-  if constexpr (kRegs > 2) Ops::load(&a2, b + 2 * kLanes, &m2);
-  if constexpr (kRegs > 3) Ops::load(&a3, b + 3 * kLanes, &m3);
+  typename Ops::Mask last;
+  Ops::lanes(&last, 0, last_width);
+  const float* b = layer.bias.data();
+  Reg a0, a1, a2, a3, a4, a5, a6, a7;
+  load_block<Ops, 0, kRegs>(&a0, b, offset, &last), load_block<Ops, 1, kRegs>(&a1, b, offset, &last);
+  load_block<Ops, 2, kRegs>(&a2, b, offset, &last), load_block<Ops, 3, kRegs>(&a3, b, offset, &last);
+  load_block<Ops, 4, kRegs>(&a4, b, offset, &last), load_block<Ops, 5, kRegs>(&a5, b, offset, &last);
+  load_block<Ops, 6, kRegs>(&a6, b, offset, &last), load_block<Ops, 7, kRegs>(&a7, b, offset, &last);
   const auto out = static_cast<size_t>(layer.out);
-  const float* weights = layer.weight_t.data() + o0;
+  const float* weights = layer.weight_t.data();
   const int count = kSparse ? n : layer.in;
   for (int k = 0; k < count; ++k) {
     const int i = kSparse ? idx[k] : k;
     const float v = x[i];
-    if (!kSparse && v == 0.0f) continue;
     const float* w = weights + static_cast<size_t>(i) * out;
-    Reg wj;
-    Ops::load(&wj, w, &m0), Ops::add_product(&a0, v, &wj);
-    if constexpr (kRegs > 1) Ops::load(&wj, w + kLanes, &m1), Ops::add_product(&a1, v, &wj);
-    if constexpr (kRegs > 2) Ops::load(&wj, w + 2 * kLanes, &m2), Ops::add_product(&a2, v, &wj);
-    if constexpr (kRegs > 3) Ops::load(&wj, w + 3 * kLanes, &m3), Ops::add_product(&a3, v, &wj);
+    add_block<Ops, 0, kRegs>(&a0, v, w, offset, &last), add_block<Ops, 1, kRegs>(&a1, v, w, offset, &last);
+    add_block<Ops, 2, kRegs>(&a2, v, w, offset, &last), add_block<Ops, 3, kRegs>(&a3, v, w, offset, &last);
+    add_block<Ops, 4, kRegs>(&a4, v, w, offset, &last), add_block<Ops, 5, kRegs>(&a5, v, w, offset, &last);
+    add_block<Ops, 6, kRegs>(&a6, v, w, offset, &last), add_block<Ops, 7, kRegs>(&a7, v, w, offset, &last);
   }
-  Ops::store(y + o0, &m0, &a0);
-  if constexpr (kRegs > 1) Ops::store(y + o0 + kLanes, &m1, &a1);
-  if constexpr (kRegs > 2) Ops::store(y + o0 + 2 * kLanes, &m2, &a2);
-  if constexpr (kRegs > 3) Ops::store(y + o0 + 3 * kLanes, &m3, &a3);
+  store_block<Ops, 0, kRegs>(y, offset, &last, &a0), store_block<Ops, 1, kRegs>(y, offset, &last, &a1);
+  store_block<Ops, 2, kRegs>(y, offset, &last, &a2), store_block<Ops, 3, kRegs>(y, offset, &last, &a3);
+  store_block<Ops, 4, kRegs>(y, offset, &last, &a4), store_block<Ops, 5, kRegs>(y, offset, &last, &a5);
+  store_block<Ops, 6, kRegs>(y, offset, &last, &a6), store_block<Ops, 7, kRegs>(y, offset, &last, &a7);
 }
 
-// tail_row over the inputs idx lists, or every input when idx is null.
-template <class Ops, int kRegs>
-inline void tail_row_of(const DenseLayer& layer, const float* x, const int32_t* idx, int n, int o0, int width,
-                        float* y) {
-  if (idx == nullptr) tail_row<Ops, kRegs, false>(layer, x, nullptr, 0, o0, width, y);
-  else tail_row<Ops, kRegs, true>(layer, x, idx, n, o0, width, y);
+// One row's outputs in the `count` registers from offset[0..count) on (ascending), the last one's
+// first last_width lanes: passes of eight registers, then one of the rest.
+template <class Ops, bool kSparse>
+inline void row_blocks(const DenseLayer& layer, const float* x, const int32_t* idx, int n, const int* offset,
+                       int count, int last_width, float* y) {
+  constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
+  for (; count > 8; offset += 8, count -= 8) row_pass<Ops, 8, kSparse>(layer, x, idx, n, offset, kLanes, y);
+  switch (count) {
+    case 1: return row_pass<Ops, 1, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 2: return row_pass<Ops, 2, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 3: return row_pass<Ops, 3, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 4: return row_pass<Ops, 4, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 5: return row_pass<Ops, 5, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 6: return row_pass<Ops, 6, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 7: return row_pass<Ops, 7, kSparse>(layer, x, idx, n, offset, last_width, y);
+    case 8: return row_pass<Ops, 8, kSparse>(layer, x, idx, n, offset, last_width, y);
+    default: return;  // none
+  }
+}
+
+// Every output of one row x, over every input (idx null) or over the n listed in idx: eight
+// registers a pass, the last register masked past the layer's last output.
+template <class Ops>
+inline void row_outputs(const DenseLayer& layer, const float* x, const int32_t* idx, int n, float* y) {
+  constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
+  for (int o0 = 0; o0 < layer.out; o0 += 8 * kLanes) {
+    const int width = std::min(8 * kLanes, layer.out - o0);
+    const int count = (width + kLanes - 1) / kLanes;
+    int offset[8];
+    for (int j = 0; j < 8; ++j) offset[j] = o0 + j * kLanes;
+    if (idx == nullptr) row_blocks<Ops, false>(layer, x, nullptr, 0, offset, count, width - (count - 1) * kLanes, y);
+    else row_blocks<Ops, true>(layer, x, idx, n, offset, count, width - (count - 1) * kLanes, y);
+  }
 }
 
 // Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 16.
 __attribute__((target("avx"), flatten)) void dense_tail_4rows_avx(const DenseLayer& layer, const float* const* x,
                                                                   int o0, float* const* y) {
   const int width = layer.out - o0;
-  if (width <= 8) tail_4rows<AvxTail, 1>(layer, x, o0, width, y);
-  else tail_4rows<AvxTail, 2>(layer, x, o0, width, y);
+  if (width <= 8) tail_4rows<AvxOps, 1>(layer, x, o0, width, y);
+  else tail_4rows<AvxOps, 2>(layer, x, o0, width, y);
 }
 
-// Outputs [o0, layer.out) of one row: the last fewer than 16, over every input (idx null) or over
-// the n listed in idx.
-__attribute__((target("avx"), flatten)) void tail_row_avx(const DenseLayer& layer, const float* x,
-                                                          const int32_t* idx, int n, int o0, float* y) {
-  const int width = layer.out - o0;
-  if (width <= 8) tail_row_of<AvxTail, 1>(layer, x, idx, n, o0, width, y);
-  else tail_row_of<AvxTail, 2>(layer, x, idx, n, o0, width, y);
+// Every output of one row (row_outputs), over every input (idx null) or over the n listed in idx.
+__attribute__((target("avx"), flatten)) void row_outputs_avx(const DenseLayer& layer, const float* x,
+                                                             const int32_t* idx, int n, float* y) {
+  row_outputs<AvxOps>(layer, x, idx, n, y);
+}
+
+// One row's outputs in the registers from offset[0..count) on, over every input (row_blocks).
+__attribute__((target("avx"), flatten)) void row_blocks_avx(const DenseLayer& layer, const float* x, const int* offset,
+                                                            int count, int last_width, float* y) {
+  row_blocks<AvxOps, false>(layer, x, nullptr, 0, offset, count, last_width, y);
 }
 
 // Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 32.
@@ -470,28 +510,20 @@ __attribute__((target("avx512f"), flatten)) void dense_tail_4rows_avx512(const D
                                                                          const float* const* x, int o0,
                                                                          float* const* y) {
   const int width = layer.out - o0;
-  if (width <= 16) tail_4rows<Avx512Tail, 1>(layer, x, o0, width, y);
-  else tail_4rows<Avx512Tail, 2>(layer, x, o0, width, y);
+  if (width <= 16) tail_4rows<Avx512Ops, 1>(layer, x, o0, width, y);
+  else tail_4rows<Avx512Ops, 2>(layer, x, o0, width, y);
 }
 
-// Outputs [o0, layer.out) of one row: the last fewer than 64 (none: nothing), over every input
-// (idx null) or over the n listed in idx.
-__attribute__((target("avx512f"), flatten)) void tail_row_avx512(const DenseLayer& layer, const float* x,
-                                                                 const int32_t* idx, int n, int o0, float* y) {
-  const int width = layer.out - o0;
-  if (width <= 0) return;
-  if (width <= 16) tail_row_of<Avx512Tail, 1>(layer, x, idx, n, o0, width, y);
-  else if (width <= 32) tail_row_of<Avx512Tail, 2>(layer, x, idx, n, o0, width, y);
-  else if (width <= 48) tail_row_of<Avx512Tail, 3>(layer, x, idx, n, o0, width, y);
-  else tail_row_of<Avx512Tail, 4>(layer, x, idx, n, o0, width, y);
+// As row_outputs_avx and row_blocks_avx, 16 lanes a register.
+__attribute__((target("avx512f"), flatten)) void row_outputs_avx512(const DenseLayer& layer, const float* x,
+                                                                    const int32_t* idx, int n, float* y) {
+  row_outputs<Avx512Ops>(layer, x, idx, n, y);
 }
 
-// Outputs [o0, layer.out) of one row x, fewer than 64: 16 at a time, then the last ones.
-__attribute__((target("avx"))) void dense_row_rest_avx(const DenseLayer& layer, const float* x, int o0, float* y) {
-  const float* xs[1] = {x};
-  float* ys[1] = {y};
-  for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs<1, kOutTile>(layer, xs, o0, kOutTile, ys);
-  if (o0 < layer.out) tail_row_avx(layer, x, nullptr, 0, o0, y);
+__attribute__((target("avx512f"), flatten)) void row_blocks_avx512(const DenseLayer& layer, const float* x,
+                                                                   const int* offset, int count, int last_width,
+                                                                   float* y) {
+  row_blocks<Avx512Ops, false>(layer, x, nullptr, 0, offset, count, last_width, y);
 }
 
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
@@ -509,13 +541,8 @@ __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, cons
     for (; o0 + kOutTile <= layer.out; o0 += kOutTile) dense_outputs_avx(layer, xs, o0, ys);
     if (o0 < layer.out) dense_tail_4rows_avx(layer, xs, o0, ys);
   }
-  for (; r < rows; ++r) {  // the last rows, one by one: 64 outputs at a time, then the rest
-    const float* row = x + static_cast<size_t>(r) * in;
-    float* row_y = y + static_cast<size_t>(r) * out;
-    int o0 = 0;
-    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx64(layer, row, o0, row_y);
-    dense_row_rest_avx(layer, row, o0, row_y);
-  }
+  for (; r < rows; ++r)  // the last rows (a move's one), one by one
+    row_outputs_avx(layer, x + static_cast<size_t>(r) * in, nullptr, 0, y + static_cast<size_t>(r) * out);
 }
 #endif
 
@@ -579,29 +606,6 @@ __attribute__((target("avx512f"))) void dense_outputs_avx512(const DenseLayer& l
   dense_outputs_4rows<Floats16>(layer, x, o0, y);
 }
 
-__attribute__((target("avx512f"))) inline Floats16 load16(const float* p) {
-  Floats16 v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// Outputs [o0, o0 + 64) of one row x in four AVX-512 registers, half dense_row_avx64's multiplies
-// and adds: a move's hidden layers. Every product added, zeros included, as dense_outputs_4rows
-// does (and why): an activation is seldom zero, and a branch per input costs more than its
-// product when one is. Lane k does exactly what dense_outputs does for output o0 + k.
-__attribute__((target("avx512f"))) void dense_row_avx512_64(const DenseLayer& layer, const float* x, int o0, float* y) {
-  const float* b = layer.bias.data() + o0;
-  Floats16 a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48);
-  const auto out = static_cast<size_t>(layer.out);
-  const float* w = layer.weight_t.data() + o0;
-  for (int i = 0; i < layer.in; ++i, w += out) {
-    const float v = x[i];
-    a0 += v * load16(w), a1 += v * load16(w + 16), a2 += v * load16(w + 32), a3 += v * load16(w + 48);
-  }
-  const Floats16 sums[4] = {a0, a1, a2, a3};
-  __builtin_memcpy(y + o0, sums, sizeof sums);
-}
-
 // As dense_sums_avx, four rows at a time 32 outputs wide, then the rest in masked registers.
 __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& layer, const float* x, int rows,
                                                           float* y) {
@@ -619,84 +623,30 @@ __attribute__((target("avx512f"))) void dense_sums_avx512(const DenseLayer& laye
     for (; o0 + 32 <= layer.out; o0 += 32) dense_outputs_avx512(layer, xs, o0, ys);
     if (o0 < layer.out) dense_tail_4rows_avx512(layer, xs, o0, ys);
   }
-  for (; r < rows; ++r) {  // the last rows (a move's one), one by one: 64 outputs at a time, then the rest
-    const float* row = x + static_cast<size_t>(r) * in;
-    float* row_y = y + static_cast<size_t>(r) * out;
-    int o0 = 0;
-    for (; o0 + 64 <= layer.out; o0 += 64) dense_row_avx512_64(layer, row, o0, row_y);
-    tail_row_avx512(layer, row, nullptr, 0, o0, row_y);
-  }
+  for (; r < rows; ++r)  // the last rows (a move's one), one by one
+    row_outputs_avx512(layer, x + static_cast<size_t>(r) * in, nullptr, 0, y + static_cast<size_t>(r) * out);
 }
 
-// Outputs [o0, o0 + 64) of the row x from its n non-zero inputs idx[0..n): the sums in 8 AVX
-// registers, so each non-zero input's index and value are read once for 64 outputs (four times
-// fewer than in 16-output passes). Lane k does what sparse_outputs does for output o0 + k.
-__attribute__((target("avx"))) void sparse_outputs_avx64(const DenseLayer& layer, const float* x, const int32_t* idx,
-                                                         int n, int o0, float* y) {
-  const float* b = layer.bias.data() + o0;
-  Floats8 a0 = load8(b), a1 = load8(b + 8), a2 = load8(b + 16), a3 = load8(b + 24), a4 = load8(b + 32),
-          a5 = load8(b + 40), a6 = load8(b + 48), a7 = load8(b + 56);
-  const auto out = static_cast<size_t>(layer.out);
-  const float* weights = layer.weight_t.data() + o0;
-  for (int j = 0; j < n; ++j) {
-    const float v = x[idx[j]];
-    const float* w = weights + static_cast<size_t>(idx[j]) * out;
-    a0 += v * load8(w), a1 += v * load8(w + 8), a2 += v * load8(w + 16), a3 += v * load8(w + 24);
-    a4 += v * load8(w + 32), a5 += v * load8(w + 40), a6 += v * load8(w + 48), a7 += v * load8(w + 56);
-  }
-  const Floats8 sums[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
-  __builtin_memcpy(y + o0, sums, sizeof sums);
-}
-
-__attribute__((target("avx"))) void sparse_sums_avx(const DenseLayer& layer, const float* x, int rows,
-                                                    const RowNonzero& nz, float* y) {
+// Each of the `rows` rows of x from its non-zero inputs (row r's: nz.idx[r * nz.stride...],
+// nz.counts[r]), a row at a time (row_outputs: the rows list different inputs).
+template <class Ops>
+inline void sparse_rows(const DenseLayer& layer, const float* x, int rows, const RowNonzero& nz, float* y) {
   const auto in = static_cast<size_t>(layer.in);
   const auto out = static_cast<size_t>(layer.out);
   for (int r = 0; r < rows; ++r) {
-    const float* row = x + static_cast<size_t>(r) * in;
-    const int32_t* row_idx = nz.idx + static_cast<size_t>(r) * nz.stride;
-    float* row_y = y + static_cast<size_t>(r) * out;
-    const int n = nz.counts[r];
-    int o0 = 0;
-    for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx64(layer, row, row_idx, n, o0, row_y);
-    for (; o0 + kOutTile <= layer.out; o0 += kOutTile) sparse_outputs<kOutTile>(layer, row, row_idx, n, o0, kOutTile, row_y);
-    if (o0 < layer.out) tail_row_avx(layer, row, row_idx, n, o0, row_y);
+    const auto k = static_cast<size_t>(r);
+    row_outputs<Ops>(layer, x + k * in, nz.idx + k * nz.stride, nz.counts[r], y + k * out);
   }
 }
 
-// As sparse_outputs_avx64 in four AVX-512 registers: half the multiplies and adds (instructions)
-// a non-zero input for the same 64 outputs. Lane k does what sparse_outputs does for output o0 + k.
-
-__attribute__((target("avx512f"))) void sparse_outputs_avx512_64(const DenseLayer& layer, const float* x,
-                                                                 const int32_t* idx, int n, int o0, float* y) {
-  const float* b = layer.bias.data() + o0;
-  // four named registers, not an array of them: the array went through memory every input
-  Floats16 a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48);
-  const auto out = static_cast<size_t>(layer.out);
-  const float* weights = layer.weight_t.data() + o0;
-  for (int j = 0; j < n; ++j) {
-    const float v = x[idx[j]];
-    const float* w = weights + static_cast<size_t>(idx[j]) * out;
-    a0 += v * load16(w), a1 += v * load16(w + 16), a2 += v * load16(w + 32), a3 += v * load16(w + 48);
-  }
-  const Floats16 sums[4] = {a0, a1, a2, a3};
-  __builtin_memcpy(y + o0, sums, sizeof sums);
+__attribute__((target("avx"), flatten)) void sparse_sums_avx(const DenseLayer& layer, const float* x, int rows,
+                                                             const RowNonzero& nz, float* y) {
+  sparse_rows<AvxOps>(layer, x, rows, nz, y);
 }
 
-// As sparse_sums_avx, 64 outputs at a time in AVX-512 registers.
-__attribute__((target("avx512f"))) void sparse_sums_avx512(const DenseLayer& layer, const float* x, int rows,
-                                                           const RowNonzero& nz, float* y) {
-  const auto in = static_cast<size_t>(layer.in);
-  const auto out = static_cast<size_t>(layer.out);
-  for (int r = 0; r < rows; ++r) {
-    const float* row = x + static_cast<size_t>(r) * in;
-    const int32_t* row_idx = nz.idx + static_cast<size_t>(r) * nz.stride;
-    float* row_y = y + static_cast<size_t>(r) * out;
-    const int n = nz.counts[r];
-    int o0 = 0;
-    for (; o0 + 64 <= layer.out; o0 += 64) sparse_outputs_avx512_64(layer, row, row_idx, n, o0, row_y);
-    tail_row_avx512(layer, row, row_idx, n, o0, row_y);
-  }
+__attribute__((target("avx512f"), flatten)) void sparse_sums_avx512(const DenseLayer& layer, const float* x, int rows,
+                                                                    const RowNonzero& nz, float* y) {
+  sparse_rows<Avx512Ops>(layer, x, rows, nz, y);
 }
 #endif
 
@@ -803,8 +753,7 @@ namespace {
 
 // The last layer's outputs `legal[0..n)` alone of the row x into y (the others untouched): each
 // as dense_rows computes it (bias, then x[i] * W[o][i] for i ascending, zeros skipped), one
-// scalar multiply-add at a time. A move has a few legal actions out of tens or hundreds (Dim Sum
-// Jam: 4 of 448 on average), so this skips most of the last layer.
+// scalar multiply-add at a time: the portable kernels' way of skipping most of a last layer.
 void legal_outputs(const DenseLayer& layer, const float* x, const int16_t* legal, int n, float* y) {
   for (int k = 0; k < n; ++k) y[legal[k]] = layer.bias[static_cast<size_t>(legal[k])];
   const auto out = static_cast<size_t>(layer.out);
@@ -814,12 +763,77 @@ void legal_outputs(const DenseLayer& layer, const float* x, const int16_t* legal
     const float* w = layer.weight_t.data() + static_cast<size_t>(i) * out;
     for (int k = 0; k < n; ++k) y[legal[k]] += v * w[legal[k]];
   }
-  if (layer.activation == Activation::kNone) return;
-  for (int k = 0; k < n; ++k) {
-    float o = y[legal[k]];
-    activate(layer.activation, &o, 1);  // the very function dense_rows applies: the same bits
-    y[legal[k]] = o;
+}
+
+// The registers of `lanes` outputs (lanes * j for block j) that hold the legal actions
+// legal[0..n) of a layer of `out` outputs, ascending, into offset (room for 64); how many, or -1
+// when the layer has over 64 such blocks.
+int legal_blocks(const int16_t* legal, int n, int out, int lanes, int* offset) {
+  if ((out + lanes - 1) / lanes > 64) return -1;
+  uint64_t touched = 0;
+  for (int k = 0; k < n; ++k) touched |= uint64_t{1} << (legal[k] / lanes);
+  int count = 0;
+  for (; touched != 0; touched &= touched - 1) offset[count++] = std::countr_zero(touched) * lanes;
+  return count;
+}
+
+// The last layer of a tile's `rows` rows x ([rows][layer.in]) for each row's legal actions alone
+// (row r's are only's row first + r), into y ([rows][layer.out]; the other outputs may be left as
+// they were, or hold sums), when that is less work than the whole layer; false, with nothing
+// written, when it is not. A move reads a few legal actions out of tens or hundreds (Dim Sum
+// Jam: 4 of 448 on average). With vector registers, only the registers of outputs that hold a
+// legal action are summed (row_blocks: the same operations, lane for lane, as the whole layer's);
+// a row's registers cost it max(4, their number) (an add waits 4 cycles for the one before it in
+// its register: fewer registers than 4 wait on that), the whole layer its registers, or max(4, ...)
+// for a row alone. The portable kernels add one scalar product at a time, some 8 times a vector
+// lane's cost, so below an eighth of the outputs.
+bool legal_outputs_only(const DenseLayer& layer, const float* x, int rows, const RowActions& only, int first,
+                        float* y) {
+  const auto in = static_cast<size_t>(layer.in);
+  const auto out = static_cast<size_t>(layer.out);
+  const int16_t* legal = only.actions + static_cast<size_t>(first) * only.stride;
+  const int* counts = only.counts + first;
+  const Isa kernels = isa();
+#ifdef DIMSUM_POLICY_AVX
+  if (kernels >= Isa::kAvx) {
+    const int lanes = kernels == Isa::kAvx512 ? 16 : 8;
+    const int whole = (layer.out + lanes - 1) / lanes;
+    int offset[64];
+    int64_t cost = 0;
+    for (int r = 0; r < rows; ++r) {
+      const int count = legal_blocks(legal + static_cast<size_t>(r) * only.stride, counts[r], layer.out, lanes, offset);
+      if (count < 0) return false;
+      cost += std::max(4, count);
+    }
+    if (cost >= int64_t{rows} * (rows < 4 ? std::max(4, whole) : whole)) return false;
+    for (int r = 0; r < rows; ++r) {
+      const auto k = static_cast<size_t>(r);
+      const int count = legal_blocks(legal + k * only.stride, counts[r], layer.out, lanes, offset);
+      if (count == 0) continue;
+      const int last_width = std::min(lanes, layer.out - offset[count - 1]);
+      if (kernels == Isa::kAvx512) row_blocks_avx512(layer, x + k * in, offset, count, last_width, y + k * out);
+      else row_blocks_avx(layer, x + k * in, offset, count, last_width, y + k * out);
+    }
   }
+#endif
+  if (kernels < Isa::kAvx) {
+    int64_t wanted = 0;
+    for (int r = 0; r < rows; ++r) wanted += counts[r];
+    if (8 * wanted >= int64_t{rows} * layer.out) return false;
+    for (int r = 0; r < rows; ++r) {
+      const auto k = static_cast<size_t>(r);
+      legal_outputs(layer, x + k * in, legal + k * only.stride, counts[r], y + k * out);
+    }
+  }
+  if (layer.activation != Activation::kNone) {
+    for (int r = 0; r < rows; ++r) {
+      for (int j = 0; j < counts[r]; ++j) {
+        float& o = y[static_cast<size_t>(r) * out + static_cast<size_t>(legal[static_cast<size_t>(r) * only.stride + j])];
+        activate(layer.activation, &o, 1);  // the very function dense_rows applies: the same bits
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -835,27 +849,15 @@ void PolicyNet::forward_rows(const float* inputs, int rows, float* logits, Polic
   const auto num_layers = static_cast<int>(layers.size());
   for (int first = 0; first < rows; first += kRowTile) {
     const int n = std::min(kRowTile, rows - first);
-    // the last layer for the legal actions alone when they are few: a scalar multiply-add costs
-    // some 8 times a vector lane's, so only below an eighth of the outputs
-    bool legal_only = false;
-    if (only != nullptr && num_layers > 0) {
-      int64_t wanted = 0;
-      for (int r = first; r < first + n; ++r) wanted += only->counts[r];
-      legal_only = 8 * wanted < int64_t{n} * layers.back().out;
-    }
     const float* x = inputs + static_cast<size_t>(first) * static_cast<size_t>(in0);
     int width = in0;
     float* y = scratch.layer_a.data();
     for (int l = 0; l < num_layers; ++l) {
       const DenseLayer& layer = layers[static_cast<size_t>(l)];
-      if (l == num_layers - 1 && legal_only) {
-        for (int r = first; r < first + n; ++r) {
-          const auto k = static_cast<size_t>(r - first);
-          legal_outputs(layer, x + k * static_cast<size_t>(width), only->actions + static_cast<size_t>(r) * only->stride,
-                        only->counts[r], logits + static_cast<size_t>(r) * static_cast<size_t>(layer.out));
-        }
+      // the last layer for the legal actions alone, when that is less work (legal_outputs_only)
+      if (l == num_layers - 1 && only != nullptr &&
+          legal_outputs_only(layer, x, n, *only, first, logits + static_cast<size_t>(first) * static_cast<size_t>(layer.out)))
         break;
-      }
       RowNonzero tile_nonzero{};
       if (l == 0 && nonzero != nullptr)
         tile_nonzero = RowNonzero{nonzero->idx + static_cast<size_t>(first) * nonzero->stride, nonzero->counts + first,

@@ -20,8 +20,9 @@
 // rather than once per row; each output still receives bias, then x[i] * W[o][i] for i
 // ascending (zeros skipped), so a row's logits are bit for bit those of forward() alone
 // (forward() is forward_rows() of one row: the same code). A move reads the logits of its legal
-// actions alone (a few out of tens or hundreds), so a move's evaluation computes the last layer
-// for those only, each sum in the same order. Buffers live in a PolicyScratch the caller keeps
+// actions alone (a few out of tens or hundreds), so a move's evaluation computes only the
+// registers of the last layer that hold them (the portable kernels: those outputs alone), each sum
+// in the same order. Buffers live in a PolicyScratch the caller keeps
 // (per thread), so evaluating a move allocates nothing once they have grown. make_input lists
 // the input's non-zero entries as it writes the row (the mask's from the legal actions, the
 // observation's four values at a time, skipping zeros), so the first layer, whose input is mostly
