@@ -383,106 +383,140 @@ inline void tail_4rows(const DenseLayer& layer, const float* const* x, int o0, i
   if constexpr (kRegs == 2) store_4rows<Ops>(y, o0 + kLanes, &m1, &a01, &a11, &a21, &a31);
 }
 
-// One register of a row's pass (row_pass): register kJ's weights or biases at p + offset[kJ],
-// every lane but in the last register, whose lanes are *last. Nothing past kRegs.
-template <class Ops, int kJ, int kRegs>
-DIMSUM_ALWAYS_INLINE void load_block(typename Ops::Reg* r, const float* p, const int* offset,
-                                     const typename Ops::Mask* last) {
-  if constexpr (kJ < kRegs - 1) Ops::load_full(r, p + offset[kJ]);
-  else if constexpr (kJ == kRegs - 1) Ops::load(r, p + offset[kJ], last);
+// The shape of a row's pass (row_pass): kRegs registers of Ops (1 to 8); when kMasked, the last
+// one's lanes are a mask (a layer's last outputs); when kContiguous, register j is at offset[0]
+// + j * kLanes, from origin() = offset[0] on a constant known when compiling, so that each
+// weight's address is a register and a constant (an address of two registers costs the multiply
+// that reads it one more micro-operation on Intel cores, which a first layer's row, four
+// multiplies an input, paid in time), else at offset[j] (from origin() = 0).
+template <class OpsT, int kRegsT, bool kMaskedT, bool kContiguousT>
+struct PassShape {
+  using Ops = OpsT;
+  static constexpr int kRegs = kRegsT, kLanes = sizeof(typename Ops::Reg) / sizeof(float);
+  static constexpr bool kMasked = kMaskedT, kContiguous = kContiguousT;
+  static int origin(const int* offset) { return kContiguous ? offset[0] : 0; }
+  template <int kJ>
+  static int at(const int* offset) {
+    if constexpr (kContiguous) return kJ * kLanes;
+    else return offset[kJ];
+  }
+};
+
+// Register kJ of a pass of shape P: its weights or biases from p + its offset, all lanes but the
+// last register's when masked (a masked load is an instruction of its own; a full one is folded
+// into the multiply). Nothing past P::kRegs.
+template <class P, int kJ>
+DIMSUM_ALWAYS_INLINE void load_block(typename P::Ops::Reg* r, const float* p, const int* offset,
+                                     const typename P::Ops::Mask* last) {
+  if constexpr (kJ == P::kRegs - 1 && P::kMasked) P::Ops::load(r, p + P::template at<kJ>(offset), last);
+  else if constexpr (kJ < P::kRegs) P::Ops::load_full(r, p + P::template at<kJ>(offset));
 }
 
-template <class Ops, int kJ, int kRegs>
-DIMSUM_ALWAYS_INLINE void add_block(typename Ops::Reg* a, float v, const float* w, const int* offset,
-                                    const typename Ops::Mask* last) {
-  if constexpr (kJ < kRegs) {
-    typename Ops::Reg wj;
-    load_block<Ops, kJ, kRegs>(&wj, w, offset, last);
-    Ops::add_product(a, v, &wj);
+template <class P, int kJ>
+DIMSUM_ALWAYS_INLINE void add_block(typename P::Ops::Reg* a, float v, const float* w, const int* offset,
+                                    const typename P::Ops::Mask* last) {
+  if constexpr (kJ < P::kRegs) {
+    typename P::Ops::Reg wj;
+    load_block<P, kJ>(&wj, w, offset, last);
+    P::Ops::add_product(a, v, &wj);
   }
 }
 
-template <class Ops, int kJ, int kRegs>
-DIMSUM_ALWAYS_INLINE void store_block(float* y, const int* offset, const typename Ops::Mask* last,
-                                      const typename Ops::Reg* a) {
-  if constexpr (kJ < kRegs - 1) Ops::store_full(y + offset[kJ], a);
-  else if constexpr (kJ == kRegs - 1) Ops::store(y + offset[kJ], last, a);
+template <class P, int kJ>
+DIMSUM_ALWAYS_INLINE void store_block(float* y, const int* offset, const typename P::Ops::Mask* last,
+                                      const typename P::Ops::Reg* a) {
+  if constexpr (kJ == P::kRegs - 1 && P::kMasked) P::Ops::store(y + P::template at<kJ>(offset), last, a);
+  else if constexpr (kJ < P::kRegs) P::Ops::store_full(y + P::template at<kJ>(offset), a);
 }
 
-// kRegs (1 to 8) registers of one row's outputs in one pass over its inputs: register j sums the
-// outputs from offset[j] on, all its lanes but in the last register, which sums its first
-// last_width (a layer's last outputs: its masked load reads, and its masked store writes, no lane
-// past them). Over every input, every product added (zeros included, as dense_outputs_4rows does,
-// and why), or over the inputs x[idx[j]] for j < n, ascending (kSparse). Lane k of register j does
-// exactly what dense_outputs does for output offset[j] + k. A row alone takes it: a move's layers,
-// the rows past a tile's fours, and the blocks of a last layer that hold the legal actions
-// (legal_outputs_only). Eight registers a pass keep a row's adds in flight (an add waits for the
-// one before it in its register, 4 cycles: four registers or fewer wait on that, not on the
-// arithmetic). Named registers, as in tail_4rows; those past kRegs are never used.
-template <class Ops, int kRegs, bool kSparse>
+// A pass of shape P over one row's inputs: register j sums the outputs from its offset on, all its
+// lanes but the last register's first last_width when masked (its masked load reads, and its
+// masked store writes, no lane past the layer's last output). Over every input, every product
+// added (zeros included, as dense_outputs_4rows does, and why), or over the inputs x[idx[j]] for
+// j < n, ascending (kSparse). Lane k of register j does exactly what dense_outputs does for output
+// offset + k. A row alone takes it: a move's layers, the rows past a tile's fours, and the
+// registers of a last layer that hold the legal actions (legal_outputs_only). Eight registers a
+// pass keep a row's adds in flight (an add waits for the one before it in its register, 4 cycles:
+// four registers or fewer wait on that, not on the arithmetic). Named registers, as in
+// tail_4rows; those past P::kRegs are never used.
+template <class P, bool kSparse>
 inline void row_pass(const DenseLayer& layer, const float* x, const int32_t* idx, int n, const int* offset,
                      int last_width, float* y) {
-  static_assert(kRegs >= 1 && kRegs <= 8);
-  using Reg = typename Ops::Reg;
-  typename Ops::Mask last;
-  Ops::lanes(&last, 0, last_width);
-  const float* b = layer.bias.data();
-  Reg a0, a1, a2, a3, a4, a5, a6, a7;
-  load_block<Ops, 0, kRegs>(&a0, b, offset, &last), load_block<Ops, 1, kRegs>(&a1, b, offset, &last);
-  load_block<Ops, 2, kRegs>(&a2, b, offset, &last), load_block<Ops, 3, kRegs>(&a3, b, offset, &last);
-  load_block<Ops, 4, kRegs>(&a4, b, offset, &last), load_block<Ops, 5, kRegs>(&a5, b, offset, &last);
-  load_block<Ops, 6, kRegs>(&a6, b, offset, &last), load_block<Ops, 7, kRegs>(&a7, b, offset, &last);
+  static_assert(P::kRegs >= 1 && P::kRegs <= 8);
+  typename P::Ops::Mask m;
+  P::Ops::lanes(&m, 0, last_width);
+  const int origin = P::origin(offset);
+  const float* b = layer.bias.data() + origin;
+  typename P::Ops::Reg a0, a1, a2, a3, a4, a5, a6, a7;
+  load_block<P, 0>(&a0, b, offset, &m), load_block<P, 1>(&a1, b, offset, &m), load_block<P, 2>(&a2, b, offset, &m);
+  load_block<P, 3>(&a3, b, offset, &m), load_block<P, 4>(&a4, b, offset, &m), load_block<P, 5>(&a5, b, offset, &m);
+  load_block<P, 6>(&a6, b, offset, &m), load_block<P, 7>(&a7, b, offset, &m);
   const auto out = static_cast<size_t>(layer.out);
-  const float* weights = layer.weight_t.data();
+  const float* weights = layer.weight_t.data() + origin;
   const int count = kSparse ? n : layer.in;
   for (int k = 0; k < count; ++k) {
     const int i = kSparse ? idx[k] : k;
     const float v = x[i];
     const float* w = weights + static_cast<size_t>(i) * out;
-    add_block<Ops, 0, kRegs>(&a0, v, w, offset, &last), add_block<Ops, 1, kRegs>(&a1, v, w, offset, &last);
-    add_block<Ops, 2, kRegs>(&a2, v, w, offset, &last), add_block<Ops, 3, kRegs>(&a3, v, w, offset, &last);
-    add_block<Ops, 4, kRegs>(&a4, v, w, offset, &last), add_block<Ops, 5, kRegs>(&a5, v, w, offset, &last);
-    add_block<Ops, 6, kRegs>(&a6, v, w, offset, &last), add_block<Ops, 7, kRegs>(&a7, v, w, offset, &last);
+    add_block<P, 0>(&a0, v, w, offset, &m), add_block<P, 1>(&a1, v, w, offset, &m);
+    add_block<P, 2>(&a2, v, w, offset, &m), add_block<P, 3>(&a3, v, w, offset, &m);
+    add_block<P, 4>(&a4, v, w, offset, &m), add_block<P, 5>(&a5, v, w, offset, &m);
+    add_block<P, 6>(&a6, v, w, offset, &m), add_block<P, 7>(&a7, v, w, offset, &m);
   }
-  store_block<Ops, 0, kRegs>(y, offset, &last, &a0), store_block<Ops, 1, kRegs>(y, offset, &last, &a1);
-  store_block<Ops, 2, kRegs>(y, offset, &last, &a2), store_block<Ops, 3, kRegs>(y, offset, &last, &a3);
-  store_block<Ops, 4, kRegs>(y, offset, &last, &a4), store_block<Ops, 5, kRegs>(y, offset, &last, &a5);
-  store_block<Ops, 6, kRegs>(y, offset, &last, &a6), store_block<Ops, 7, kRegs>(y, offset, &last, &a7);
+  float* const out_y = y + origin;
+  store_block<P, 0>(out_y, offset, &m, &a0), store_block<P, 1>(out_y, offset, &m, &a1);
+  store_block<P, 2>(out_y, offset, &m, &a2), store_block<P, 3>(out_y, offset, &m, &a3);
+  store_block<P, 4>(out_y, offset, &m, &a4), store_block<P, 5>(out_y, offset, &m, &a5);
+  store_block<P, 6>(out_y, offset, &m, &a6), store_block<P, 7>(out_y, offset, &m, &a7);
 }
 
-// One row's outputs in the `count` registers from offset[0..count) on (ascending), the last one's
-// first last_width lanes: passes of eight registers, then one of the rest.
-template <class Ops, bool kSparse>
+// A pass of `count` registers (none: nothing).
+template <class Ops, bool kSparse, bool kMasked, bool kContiguous>
+inline void row_pass_of(const DenseLayer& layer, const float* x, const int32_t* idx, int n, const int* offset,
+                        int count, int last_width, float* y) {
+  auto pass = [&]<int kRegs>() {
+    row_pass<PassShape<Ops, kRegs, kMasked, kContiguous>, kSparse>(layer, x, idx, n, offset, last_width, y);
+  };
+  switch (count) {
+    case 1: return pass.template operator()<1>();
+    case 2: return pass.template operator()<2>();
+    case 3: return pass.template operator()<3>();
+    case 4: return pass.template operator()<4>();
+    case 5: return pass.template operator()<5>();
+    case 6: return pass.template operator()<6>();
+    case 7: return pass.template operator()<7>();
+    case 8: return pass.template operator()<8>();
+    default: return;
+  }
+}
+
+// One row's outputs in `count` registers (kContiguous: side by side from offset[0] on; else from
+// offset[0..count) on, ascending), the last one's first last_width lanes: passes of eight
+// registers, then one of the rest.
+template <class Ops, bool kSparse, bool kContiguous>
 inline void row_blocks(const DenseLayer& layer, const float* x, const int32_t* idx, int n, const int* offset,
                        int count, int last_width, float* y) {
   constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
-  for (; count > 8; offset += 8, count -= 8) row_pass<Ops, 8, kSparse>(layer, x, idx, n, offset, kLanes, y);
-  switch (count) {
-    case 1: return row_pass<Ops, 1, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 2: return row_pass<Ops, 2, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 3: return row_pass<Ops, 3, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 4: return row_pass<Ops, 4, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 5: return row_pass<Ops, 5, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 6: return row_pass<Ops, 6, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 7: return row_pass<Ops, 7, kSparse>(layer, x, idx, n, offset, last_width, y);
-    case 8: return row_pass<Ops, 8, kSparse>(layer, x, idx, n, offset, last_width, y);
-    default: return;  // none
+  int start = offset[0];  // kContiguous: the next pass's first output
+  for (; count > 8; count -= 8) {
+    row_pass<PassShape<Ops, 8, false, kContiguous>, kSparse>(layer, x, idx, n, kContiguous ? &start : offset, kLanes, y);
+    start += 8 * kLanes, offset += kContiguous ? 0 : 8;
   }
+  if (kContiguous) offset = &start;
+  if (last_width < kLanes) row_pass_of<Ops, kSparse, true, kContiguous>(layer, x, idx, n, offset, count, last_width, y);
+  else row_pass_of<Ops, kSparse, false, kContiguous>(layer, x, idx, n, offset, count, last_width, y);
 }
 
-// Every output of one row x, over every input (idx null) or over the n listed in idx: eight
-// registers a pass, the last register masked past the layer's last output.
+// Every output of one row x, over every input (idx null) or over the n listed in idx: registers
+// side by side, eight a pass, the last masked past the layer's last output.
 template <class Ops>
 inline void row_outputs(const DenseLayer& layer, const float* x, const int32_t* idx, int n, float* y) {
   constexpr int kLanes = sizeof(typename Ops::Reg) / sizeof(float);
-  for (int o0 = 0; o0 < layer.out; o0 += 8 * kLanes) {
-    const int width = std::min(8 * kLanes, layer.out - o0);
-    const int count = (width + kLanes - 1) / kLanes;
-    int offset[8];
-    for (int j = 0; j < 8; ++j) offset[j] = o0 + j * kLanes;
-    if (idx == nullptr) row_blocks<Ops, false>(layer, x, nullptr, 0, offset, count, width - (count - 1) * kLanes, y);
-    else row_blocks<Ops, true>(layer, x, idx, n, offset, count, width - (count - 1) * kLanes, y);
-  }
+  const int count = (layer.out + kLanes - 1) / kLanes;
+  const int first[1] = {0};
+  const int last_width = layer.out - (count - 1) * kLanes;
+  if (idx == nullptr) row_blocks<Ops, false, true>(layer, x, nullptr, 0, first, count, last_width, y);
+  else row_blocks<Ops, true, true>(layer, x, idx, n, first, count, last_width, y);
 }
 
 // Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 16.
@@ -502,7 +536,7 @@ __attribute__((target("avx"), flatten)) void row_outputs_avx(const DenseLayer& l
 // One row's outputs in the registers from offset[0..count) on, over every input (row_blocks).
 __attribute__((target("avx"), flatten)) void row_blocks_avx(const DenseLayer& layer, const float* x, const int* offset,
                                                             int count, int last_width, float* y) {
-  row_blocks<AvxOps, false>(layer, x, nullptr, 0, offset, count, last_width, y);
+  row_blocks<AvxOps, false, false>(layer, x, nullptr, 0, offset, count, last_width, y);
 }
 
 // Outputs [o0, layer.out) of the four rows x[0..4): the last fewer than 32.
@@ -523,7 +557,7 @@ __attribute__((target("avx512f"), flatten)) void row_outputs_avx512(const DenseL
 __attribute__((target("avx512f"), flatten)) void row_blocks_avx512(const DenseLayer& layer, const float* x,
                                                                    const int* offset, int count, int last_width,
                                                                    float* y) {
-  row_blocks<Avx512Ops, false>(layer, x, nullptr, 0, offset, count, last_width, y);
+  row_blocks<Avx512Ops, false, false>(layer, x, nullptr, 0, offset, count, last_width, y);
 }
 
 __attribute__((target("avx"))) void dense_sums_avx(const DenseLayer& layer, const float* x, int rows, float* y) {
@@ -784,9 +818,13 @@ int legal_blocks(const int16_t* legal, int n, int out, int lanes, int* offset) {
 // Jam: 4 of 448 on average). With vector registers, only the registers of outputs that hold a
 // legal action are summed (row_blocks: the same operations, lane for lane, as the whole layer's);
 // a row's registers cost it max(4, their number) (an add waits 4 cycles for the one before it in
-// its register: fewer registers than 4 wait on that), the whole layer its registers, or max(4, ...)
-// for a row alone. The portable kernels add one scalar product at a time, some 8 times a vector
-// lane's cost, so below an eighth of the outputs.
+// its register: fewer registers than 4 wait on that), the whole layer as much for a row alone,
+// and its registers a row in a tile of four rows or more, which go four at a time (each weight
+// read once for the four, no row waiting on its adds). Taken when the legal registers cost under
+// two thirds of the whole layer: Yum Cha's 66 actions (5 registers of 16) with 4 registers a row
+// taken instead lost 6% of a policy opponent's round (paired runs of both builds); the shortcut
+// pays for Nice Buns (7 and 11 registers) and Dim Sum Jam (28). The portable kernels add one
+// scalar product at a time, some 8 times a vector lane's cost, so below an eighth of the outputs.
 bool legal_outputs_only(const DenseLayer& layer, const float* x, int rows, const RowActions& only, int first,
                         float* y) {
   const auto in = static_cast<size_t>(layer.in);
@@ -805,7 +843,8 @@ bool legal_outputs_only(const DenseLayer& layer, const float* x, int rows, const
       if (count < 0) return false;
       cost += std::max(4, count);
     }
-    if (cost >= int64_t{rows} * (rows < 4 ? std::max(4, whole) : whole)) return false;
+    const int64_t whole_cost = int64_t{rows} * (rows < 4 ? std::max(4, whole) : whole);
+    if (3 * cost >= 2 * whole_cost) return false;
     for (int r = 0; r < rows; ++r) {
       const auto k = static_cast<size_t>(r);
       const int count = legal_blocks(legal + k * only.stride, counts[r], layer.out, lanes, offset);
