@@ -820,11 +820,12 @@ int legal_blocks(const int16_t* legal, int n, int out, int lanes, int* offset) {
 // a row's registers cost it max(4, their number) (an add waits 4 cycles for the one before it in
 // its register: fewer registers than 4 wait on that), the whole layer as much for a row alone,
 // and its registers a row in a tile of four rows or more, which go four at a time (each weight
-// read once for the four, no row waiting on its adds). Taken when the legal registers cost under
-// two thirds of the whole layer: Yum Cha's 66 actions (5 registers of 16) with 4 registers a row
-// taken instead lost 6% of a policy opponent's round (paired runs of both builds); the shortcut
-// pays for Nice Buns (7 and 11 registers) and Dim Sum Jam (28). The portable kernels add one
-// scalar product at a time, some 8 times a vector lane's cost, so below an eighth of the outputs.
+// read once for the four, no row waiting on its adds). Taken when the legal registers cost less:
+// a Yum Cha move (66 actions, 5 registers of 16; 1 to 3 hold its legal actions) ran 1.25x faster
+// with them than with the whole layer (paired runs, 10 rounds, 1.11-1.68x); in a tile of Yum Cha
+// rows, where they are 4 cycles an input against 5, neither won (1.01x, 0.72-1.04x). The
+// portable kernels add one scalar product at a time, some 8 times a vector lane's cost, so below
+// an eighth of the outputs.
 bool legal_outputs_only(const DenseLayer& layer, const float* x, int rows, const RowActions& only, int first,
                         float* y) {
   const auto in = static_cast<size_t>(layer.in);
@@ -844,7 +845,7 @@ bool legal_outputs_only(const DenseLayer& layer, const float* x, int rows, const
       cost += std::max(4, count);
     }
     const int64_t whole_cost = int64_t{rows} * (rows < 4 ? std::max(4, whole) : whole);
-    if (3 * cost >= 2 * whole_cost) return false;
+    if (cost >= whole_cost) return false;
     for (int r = 0; r < rows; ++r) {
       const auto k = static_cast<size_t>(r);
       const int count = legal_blocks(legal + k * only.stride, counts[r], layer.out, lanes, offset);
