@@ -799,6 +799,7 @@ void legal_outputs(const DenseLayer& layer, const float* x, const int16_t* legal
   }
 }
 
+#ifdef DIMSUM_POLICY_AVX
 // The registers of `lanes` outputs (lanes * j for block j) that hold the legal actions
 // legal[0..n) of a layer of `out` outputs, ascending, into offset (room for 64); how many, or -1
 // when the layer has over 64 such blocks.
@@ -810,6 +811,7 @@ int legal_blocks(const int16_t* legal, int n, int out, int lanes, int* offset) {
   for (; touched != 0; touched &= touched - 1) offset[count++] = std::countr_zero(touched) * lanes;
   return count;
 }
+#endif
 
 // The last layer of a tile's `rows` rows x ([rows][layer.in]) for each row's legal actions alone
 // (row r's are only's row first + r), into y ([rows][layer.out]; the other outputs may be left as
