@@ -167,3 +167,24 @@ def pickle_depths_table(rounds: int) -> str:
                    "`copy.copy`, µs"], "lrrrrr", rows)
             + f"\n\n`loads` per decision at 16,000 decisions / at 1,000 (goal <= 1.5x): {spread(growth, '.2f', 'x')}."
             + "\n\n" + m.line("pickle_depths", rounds, "CPU time, medians over the rounds, a fresh seed each"))
+
+
+@register("pickle_per_call", rounds=5)
+def pickle_per_call_table(rounds: int) -> str:
+    """`python -m benchmarks.pickle_speed --rounds N --calls 1000` (its rounds): every game's state
+    40 steps in, in both chance modes, beside its OpenSpiel peer's (pig, gin_rummy, hanabi; with the
+    peers extra), fresh states every round; `pickle.dumps` and `pickle.loads` in CPU µs a call,
+    medians and ranges over the rounds."""
+    from .pickle_speed import rounds as pickle_rounds
+
+    with Measuring() as m:
+        per_round = pickle_rounds(rounds, 40, 1000)
+    rows = []
+    for label in per_round[0]:
+        peer = label.startswith("  OpenSpiel ")
+        name = f"OpenSpiel's {label.split()[-1]}" if peer else f"{title(label.split()[0])} {label.split()[1]}"
+        rows.append([name, spread([r[label][0] for r in per_round]), spread([r[label][1] for r in per_round]),
+                     f"{statistics.median(r[label][2] for r in per_round):,.0f}"])
+    return (table(["state, 40 steps in (chance mode)", "`pickle.dumps`, CPU µs", "`pickle.loads`, CPU µs",
+                   "pickled bytes"], "lrrr", rows)
+            + "\n\n" + m.line("pickle_per_call", rounds, "1,000 calls a round, medians and ranges over the rounds"))

@@ -1,6 +1,7 @@
-"""The figure generator of each game against its nearest OpenSpiel peer, both driven by the same
-Python loop (registered into benchmarks.figure_generators.GENERATORS): what a bot author's loop
-costs a decision on either side. Needs the peers extra (open-spiel)."""
+"""The figure generators against OpenSpiel (registered into benchmarks.figure_generators.GENERATORS):
+each game against its nearest peer, both driven by the same Python loop (what a bot author's loop
+costs a decision on either side), and IS-MCTS searches against OpenSpiel's C++ bots. Need the
+peers extra (open-spiel)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,35 @@ def python_loop_table(rounds: int) -> str:
     return (table(["dimsum / OpenSpiel", "observation read", "dimsum CPU ns a decision",
                    "OpenSpiel CPU ns a decision", "OpenSpiel / dimsum"], "lcrrr", rows)
             + "\n\n" + m.line("python_loop_vs_openspiel", rounds, "medians and ranges over the rounds"))
+
+
+# (our search's label in benchmarks/bots_vs_openspiel.py, what it is; the peer's label, what it is)
+SEARCH_PAIRS = [
+    ("yum_cha", "Yum Cha, 4 players, 4 rounds, 1,000 simulations",
+     "gin_rummy", "gin_rummy, `ISMCTSBot` + `RandomRolloutEvaluator`, 100 simulations"),
+    ("yum_cha:rounds=1", "Yum Cha, 4 players, `rounds=1`, 2,000 simulations",
+     "gin_rummy", "the same"),
+    ("nice_buns", "Nice Buns, 4 players, 5,000 simulations",
+     "pig", "pig, `MCTSBot` + `RandomRolloutEvaluator`, 5,000 simulations"),
+]
+
+
+@register("ismcts_vs_openspiel", rounds=5)
+def ismcts_vs_openspiel_table(rounds: int) -> str:
+    """`python -m benchmarks.bots_vs_openspiel N` (its side_by_side): one search of each side a
+    round, alternately, a fresh deal every round, one thread, random rollouts to the end of the
+    game and no bias on our side: simulations per CPU second (wall beside it, medians), and ours
+    over the peer's in each round."""
+    from .bots_vs_openspiel import side_by_side
+
+    with Measuring() as m:
+        figures = side_by_side(rounds)
+    rows = []
+    for ours, ours_what, peer, peer_what in SEARCH_PAIRS:
+        f = figures[f"{ours} / {peer}"]
+        rows.append([ours_what, peer_what, f"{spread(f['ours_rounds'], ',.0f')} (wall {f['ours_wall']:,.0f})",
+                     f"{spread(f['peer_rounds'], ',.0f')} (wall {f['peer_wall']:,.0f})",
+                     spread(f["ratios"], ".1f", "x")])
+    return (table(["ours", "OpenSpiel (C++ bots)", "ours, simulations per CPU second", "theirs",
+                   "ours / theirs, per CPU second"], "llrrr", rows)
+            + "\n\n" + m.line("ismcts_vs_openspiel", rounds, "medians and ranges over the rounds"))
